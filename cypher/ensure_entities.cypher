@@ -1,0 +1,21 @@
+// ensure_entities: create the user and any entity not seen before (fresh vids from the
+// user's counter), then return the vid of every requested entity. One statement.
+// params: user_id, entities, now
+MERGE (u:User {id: $user_id})
+  ON CREATE SET u.next_vid = 1, u.created_at = $now
+// Setting a property first takes the write lock on u (Neo4j), so concurrent writers
+// read next_vid one after the other.
+SET u.touched_at = $now
+WITH u
+UNWIND $entities AS ent
+OPTIONAL MATCH (e:Entity {user_id: $user_id, norm: ent.norm})
+WITH u, collect(CASE WHEN e IS NULL THEN ent END) AS fresh
+FOREACH (i IN range(0, size(fresh) - 1) |
+  CREATE (:Entity {user_id: $user_id, vid: u.next_vid + i, name: fresh[i].name, norm: fresh[i].norm,
+                   kind: fresh[i].kind, aliases: [fresh[i].name], alias_text: fresh[i].name,
+                   frequency: 0, first_seen: $now, last_seen: $now}))
+SET u.next_vid = u.next_vid + size(fresh)
+WITH count(*) AS done
+UNWIND $entities AS ent
+MATCH (e:Entity {user_id: $user_id, norm: ent.norm})
+RETURN ent.norm AS norm, e.vid AS vid, e.name AS name

@@ -1,0 +1,13 @@
+// gaps: of the given faces ({key, vids}), those implied by a stored simplex (some trie node
+// labelled with the face's last vertex has every face vertex on its path) but never
+// observed themselves.
+// params: user_id, faces
+UNWIND $faces AS f
+OPTIONAL MATCH (s:SimplexNode {user_id: $user_id, key: f.key})
+WITH f, s
+WHERE s IS NULL OR s.count = 0
+MATCH (c:SimplexNode {user_id: $user_id, vertex: last(f.vids)})
+// the containment test sits in WITH: FalkorDB 4.16 mis-evaluates it as a MATCH filter
+WITH f, c, c.depth >= size(f.vids) AND all(v IN f.vids WHERE v IN c.path) AS holds
+WHERE holds
+RETURN f.key AS key, count(c) AS holders

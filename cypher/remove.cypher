@@ -1,0 +1,45 @@
+// remove: unstore the simplex $vids (or, with $cofaces, every stored simplex containing it),
+// delete the trie nodes left with no stored simplex below them, and rebuild the
+// NEXT_SAME_LABEL rings they were on. One statement.
+// params: user_id, vids, cofaces
+MATCH (c:SimplexNode {user_id: $user_id, vertex: last($vids)})
+WHERE c.depth >= size($vids) AND all(v IN $vids WHERE v IN c.path)
+  AND ($cofaces OR c.depth = size($vids))
+MATCH (s:SimplexNode)-[:PARENT*0..]->(c)
+WHERE s.count > 0 AND ($cofaces OR s = c)
+WITH collect(DISTINCT s) AS removed
+WHERE size(removed) > 0
+FOREACH (s IN removed | SET s.count = 0, s.kind = null, s.meta = null, s.first_seen = null, s.last_seen = null)
+WITH removed
+UNWIND removed AS s
+OPTIONAL MATCH (s)-[w:WITNESSED_BY]->()
+DELETE w
+WITH DISTINCT removed, s
+MATCH (s)-[:PARENT*0..]->(a)
+WITH DISTINCT removed, a
+OPTIONAL MATCH (x)-[:PARENT]->(a)
+WITH removed, a, collect(x) AS children
+ORDER BY a.depth DESC
+WITH removed, collect([a, children]) AS candidates
+// deepest first: a node goes when it stores nothing and every child of it goes
+WITH removed, reduce(doomed = [], pair IN candidates |
+       CASE WHEN pair[0].count = 0 AND all(child IN pair[1] WHERE child IN doomed)
+            THEN doomed + [pair[0]] ELSE doomed END) AS doomed
+WITH size(removed) AS removed_count, doomed,
+     [d IN doomed | [d.vertex, d.depth]] AS rings
+FOREACH (d IN doomed | DETACH DELETE d)
+WITH removed_count, rings, doomed
+UNWIND (CASE WHEN size(rings) = 0 THEN [null] ELSE rings END) AS ring
+WITH DISTINCT removed_count, ring, doomed
+// doomed nodes are named explicitly: a backend may apply deletions at the end of the statement
+OPTIONAL MATCH (m:SimplexNode {user_id: $user_id, vertex: ring[0]})
+WHERE m.depth = ring[1] AND NOT m IN doomed
+OPTIONAL MATCH (m)-[link:NEXT_SAME_LABEL]->()
+DELETE link
+WITH removed_count, ring, collect(DISTINCT m) AS members
+FOREACH (m IN members | SET m.ring_head = null)
+FOREACH (m IN members[0..1] | SET m.ring_head = toString(ring[0]) + ':' + toString(ring[1]))
+FOREACH (i IN range(0, size(members) - 1) |
+  FOREACH (a IN [members[i]] | FOREACH (b IN [members[(i + 1) % size(members)]] |
+    CREATE (a)-[:NEXT_SAME_LABEL]->(b))))
+RETURN removed_count, count(ring) AS rings_rebuilt

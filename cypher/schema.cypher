@@ -1,0 +1,18 @@
+// schema: uniqueness rules and indexes, idempotent (every statement says IF NOT EXISTS).
+// params: dimensions
+CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.id IS UNIQUE;
+CREATE CONSTRAINT entity_vid IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.vid) IS UNIQUE;
+CREATE CONSTRAINT entity_norm IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.norm) IS UNIQUE;
+CREATE CONSTRAINT memory_uid IF NOT EXISTS FOR (m:Memory) REQUIRE (m.user_id, m.uid) IS UNIQUE;
+CREATE CONSTRAINT session_id IF NOT EXISTS FOR (s:Session) REQUIRE (s.user_id, s.id) IS UNIQUE;
+CREATE CONSTRAINT simplex_key IF NOT EXISTS FOR (n:SimplexNode) REQUIRE (n.user_id, n.key) IS UNIQUE;
+CREATE INDEX simplex_label IF NOT EXISTS FOR (n:SimplexNode) ON (n.user_id, n.vertex);
+CREATE INDEX simplex_ring_head IF NOT EXISTS FOR (n:SimplexNode) ON (n.user_id, n.ring_head);
+CREATE INDEX memory_session IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.session);
+CREATE INDEX memory_time IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.observed_at);
+CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON (m.embedding)
+  OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON (e.embedding)
+  OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine'}};
+CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (m:Memory) ON EACH [m.text, m.restated];
+CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.alias_text]

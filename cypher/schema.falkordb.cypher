@@ -1,0 +1,21 @@
+// schema (FalkorDB): one property per index statement; uniqueness is set through
+// GRAPH.CONSTRAINT by the driver (graphmem/drivers/falkor.py UNIQUE_KEYS).
+// params: dimensions
+CREATE INDEX FOR (u:User) ON (u.id);
+CREATE INDEX FOR (e:Entity) ON (e.user_id);
+CREATE INDEX FOR (e:Entity) ON (e.vid);
+CREATE INDEX FOR (e:Entity) ON (e.norm);
+CREATE INDEX FOR (m:Memory) ON (m.user_id);
+CREATE INDEX FOR (m:Memory) ON (m.uid);
+CREATE INDEX FOR (m:Memory) ON (m.session);
+CREATE INDEX FOR (m:Memory) ON (m.observed_at);
+CREATE INDEX FOR (s:Session) ON (s.user_id);
+CREATE INDEX FOR (s:Session) ON (s.id);
+CREATE INDEX FOR (n:SimplexNode) ON (n.user_id);
+CREATE INDEX FOR (n:SimplexNode) ON (n.key);
+CREATE INDEX FOR (n:SimplexNode) ON (n.vertex);
+CREATE INDEX FOR (n:SimplexNode) ON (n.ring_head);
+CREATE VECTOR INDEX FOR (m:Memory) ON (m.embedding) OPTIONS {dimension: $dimensions, similarityFunction: 'cosine'};
+CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) OPTIONS {dimension: $dimensions, similarityFunction: 'cosine'};
+CALL db.idx.fulltext.createNodeIndex({label: 'Memory', language: 'english'}, 'text', 'restated');
+CALL db.idx.fulltext.createNodeIndex({label: 'Entity', language: 'english'}, 'name', 'alias_text')

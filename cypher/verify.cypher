@@ -1,0 +1,51 @@
+// verify: trie invariants; each statement returns one row per violation found.
+// (Counts come from OPTIONAL MATCH, not pattern comprehensions: FalkorDB 4.16 evaluates
+// some comprehension directions and inner WHEREs wrongly.)
+// params: user_id
+MATCH (n:SimplexNode {user_id: $user_id})
+OPTIONAL MATCH (n)-[:PARENT]->(p)
+WITH n, count(p) AS parents
+WHERE parents > 1 OR (parents = 0 AND (n.depth <> 1 OR n.key <> toString(n.vertex) OR n.path <> [n.vertex]))
+RETURN 'root with wrong depth, key or path, or more than one parent' AS problem, n.key AS key;
+MATCH (n:SimplexNode {user_id: $user_id})-[:PARENT]->(p)
+WITH n, p, p:SimplexNode AND p.user_id = n.user_id AND n.depth = p.depth + 1 AND n.vertex > p.vertex
+     AND n.key = p.key + ',' + toString(n.vertex) AND n.path = p.path + [n.vertex] AS consistent
+WHERE NOT consistent
+RETURN 'child inconsistent with its parent (user, depth, vertex order, key or path)' AS problem, n.key AS key;
+MATCH (n:SimplexNode {user_id: $user_id})
+OPTIONAL MATCH (n)-[:LABEL]->(e)
+WITH n, count(e) AS labels, sum(CASE WHEN e:Entity AND e.user_id = n.user_id AND e.vid = n.vertex THEN 1 ELSE 0 END) AS right
+WHERE labels <> 1 OR right <> 1
+RETURN 'label edge missing or wrong' AS problem, n.key AS key;
+MATCH (n:SimplexNode {user_id: $user_id})
+WHERE n.count = 0
+OPTIONAL MATCH (c)-[:PARENT]->(n)
+WITH n, count(c) AS children
+WHERE children = 0
+RETURN 'orphan: a prefix node with no stored simplex below it' AS problem, n.key AS key;
+MATCH (n:SimplexNode {user_id: $user_id})
+WHERE n.fresh IS NOT NULL
+RETURN 'insert left a node half-linked' AS problem, n.key AS key;
+MATCH (n:SimplexNode {user_id: $user_id})
+OPTIONAL MATCH (n)-[:NEXT_SAME_LABEL]->(x)
+WITH n, count(x) AS nexts,
+     sum(CASE WHEN x.user_id = n.user_id AND x.vertex = n.vertex AND x.depth = n.depth THEN 1 ELSE 0 END) AS same
+OPTIONAL MATCH (y)-[:NEXT_SAME_LABEL]->(n)
+WITH n, nexts, same, count(y) AS previous
+WHERE nexts <> 1 OR previous <> 1 OR same <> 1
+RETURN 'ring: not exactly one next and one previous of the same label and depth' AS problem, n.key AS key;
+MATCH (n:SimplexNode {user_id: $user_id})
+WITH n.vertex AS vertex, n.depth AS depth, count(n) AS size,
+     count(CASE WHEN n.ring_head = toString(n.vertex) + ':' + toString(n.depth) THEN 1 END) AS heads,
+     count(n.ring_head) AS marked
+WHERE heads <> 1 OR marked <> 1
+RETURN 'ring: not exactly one head' AS problem, toString(vertex) + ':' + toString(depth) AS key;
+MATCH (h:SimplexNode {user_id: $user_id})
+WHERE h.ring_head IS NOT NULL
+MATCH (n:SimplexNode {user_id: $user_id, vertex: h.vertex})
+WHERE n.depth = h.depth
+WITH h, count(n) AS size
+MATCH cycle = (h)-[:NEXT_SAME_LABEL*1..]->(h)
+WITH h, size, min(length(cycle)) AS length
+WHERE length <> size
+RETURN 'ring: the cycle from its head misses nodes' AS problem, h.ring_head AS key

@@ -1,0 +1,7 @@
+// witness_places: for each place entity, the entities mentioned with it and the memories.
+// params: user_id, place_kinds
+MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(place:Entity)
+WHERE place.kind IN $place_kinds
+MATCH (m)-[:MENTIONS]->(e:Entity)
+WITH place, e, collect(DISTINCT m.uid) AS memories, min(m.observed_at) AS at
+RETURN toString(place.vid) AS grp, collect([e.vid, size(memories)]) AS vertices, reduce(acc = [], ms IN collect(memories) | acc + ms) AS memories, min(at) AS at

