@@ -65,6 +65,24 @@ class Memory:
     def complex(self, user: str) -> Complex:
         return Complex(self, user)
 
+    def embedder(self):
+        """The configured sentence-transformers model (loaded once per process)."""
+        from .models import embedder
+        from .errors import ConfigError
+
+        model = embedder(self.settings.embedding_model)
+        if model.dimensions != self.settings.embedding_dimensions:
+            raise ConfigError(
+                f"embedding model {self.settings.embedding_model!r} gives {model.dimensions}-d vectors but the "
+                f"indexes are sized {self.settings.embedding_dimensions}; set GRAPHMEM_EMBEDDING_DIMENSIONS")
+        return model
+
+    def nlp(self):
+        """The configured spaCy pipeline (loaded once per process)."""
+        from .models import nlp
+
+        return nlp(tuple(self.settings.spacy_models))
+
     def close(self) -> None:
         self.driver.close()
 

