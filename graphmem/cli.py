@@ -337,7 +337,13 @@ def db_status(as_json):
         "\n".join(f"{k}: {v}" for k, v in d.items())))
 
 
+@main.group()
+def bench() -> None:
+    """Benchmarks: retrieval quality on LoCoMo, speed at scale."""
+
+
 def _load_extensions() -> None:
+    """Command modules: COMMANDS join the top level, BENCH_COMMANDS the bench group."""
     for name in EXTENSIONS:
         try:
             module = importlib.import_module(name)
@@ -347,6 +353,8 @@ def _load_extensions() -> None:
             raise
         for command in getattr(module, "COMMANDS", []):
             main.add_command(command)
+        for command in getattr(module, "BENCH_COMMANDS", []):
+            bench.add_command(command)
 
 
 _load_extensions()

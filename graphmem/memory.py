@@ -65,6 +65,18 @@ class Memory:
     def complex(self, user: str) -> Complex:
         return Complex(self, user)
 
+    def ingest(self, source, user: str, **options: Any):
+        """Ingest chat transcripts (paths, or parsed turns) into `user`'s memory; see graphmem.ingest."""
+        from .ingest import ingest
+
+        return ingest(self, source, user=user, **options)
+
+    def recall(self, query: str, user: str, k: int = 10, **options: Any):
+        """The memories worth putting in context for `query`, with their structure; see graphmem.recall."""
+        from .recall import recall
+
+        return recall(self, query, user=user, k=k, **options)
+
     def embedder(self):
         """The configured sentence-transformers model (loaded once per process)."""
         from .models import embedder
