@@ -192,6 +192,17 @@ class Complex:
             self._require_user()
         return [Simplex.from_row(row) for row in rows]
 
+    def simplices(self, limit: int | None = None) -> list[Simplex]:
+        """Every stored simplex, largest first, then most observed."""
+        self._require_user()
+        return [Simplex.from_row(row) for row in self._run("simplices", read_only=True, limit=limit or 1 << 31)]
+
+    def __iter__(self):
+        return iter(self.simplices())
+
+    def __len__(self) -> int:
+        return self.stats()["simplices"]
+
     def faces(self, vertices: Sequence[Vertex], max_dim: int | None = None) -> list[Face]:
         """All 2^j - 1 faces (up to max_dim), each marked stored or implied-only."""
         vids = self._require_vids(vertices)

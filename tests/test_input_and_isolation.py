@@ -1,0 +1,86 @@
+"""Bad input gets a clear error and writes nothing; users never see each other."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem import InputError, SimplexTooLarge, TooManyFaces, UnknownEntity, UnknownUser
+
+
+def test_empty_simplex_is_rejected(cx):
+    with pytest.raises(InputError, match="at least one vertex"):
+        cx.insert([])
+
+
+def test_a_string_is_not_a_simplex(cx):
+    with pytest.raises(InputError, match="not a single string"):
+        cx.insert("Alice")
+
+
+def test_too_large_says_how_to_raise_the_bound(cx, mem):
+    limit = mem.settings.max_simplex_size
+    with pytest.raises(SimplexTooLarge, match=r"GRAPHMEM_MAX_SIMPLEX_SIZE") as info:
+        cx.insert([f"v{i}" for i in range(limit + 1)])
+    assert info.value.size == limit + 1 and info.value.limit == limit
+    with pytest.raises(UnknownUser):
+        cx.stats()  # nothing was written, not even the user
+
+
+def test_face_enumeration_is_bounded_not_cut(cx, mem):
+    names = [f"v{i}" for i in range(20)]  # 2^20 - 1 faces > max_faces
+    cx.insert(names)
+    with pytest.raises(TooManyFaces, match="max_dim"):
+        cx.faces(names)
+    assert len(cx.faces(names, max_dim=1)) == 20 + 190
+
+
+def test_unknown_user_is_named(mem):
+    cx = mem.complex("nobody-has-this-id")
+    for call in (lambda: cx.find(["#1"]), lambda: cx.cofaces(["x"]), cx.stats):
+        with pytest.raises(UnknownUser, match="nobody-has-this-id"):
+            call()
+
+
+def test_unknown_vid_writes_nothing(cx):
+    cx.insert(["Alice", "Bob"])
+    before = cx.stats()
+    with pytest.raises(UnknownEntity):
+        cx.insert_many([[1, 2], [1, 999]])  # the valid word in the batch is not counted either
+    assert cx.stats() == before
+    assert cx.find([1, 2]).count == 1
+
+
+def test_same_vertex_by_name_and_vid(cx):
+    vids = cx.ensure_entities(["Alice"])
+    with pytest.raises(InputError, match="twice"):
+        cx.insert(["Alice", vids["Alice"]])
+
+
+def test_bad_vertex_types(cx):
+    for bad in ([True], [1.5], [None], ["   "], [0]):
+        with pytest.raises(InputError):
+            cx.insert(bad)
+
+
+def test_names_are_stored_verbatim(cx):
+    tricky = ["O'Brien", "`x`", "{y}", "RETURN 1; MATCH (n) DETACH DELETE n", "\\u0000 back\\slash"]
+    stored = cx.insert(tricky)
+    assert set(stored.names) == set(tricky)
+    assert cx.find(list(reversed(tricky))).count == 1
+    assert cx.verify() == []
+
+
+def test_users_are_isolated(mem, user):
+    alice, bob = mem.complex(user + "-a"), mem.complex(user + "-b")
+    alice.insert(["Paris", "Rome", "Oslo"])
+    bob.insert(["Paris", "Rome"])
+    # the same names get the same vids in both users: only the user id separates them
+    assert alice.vids(["Paris", "Rome"]) == bob.vids(["Paris", "Rome"])
+    assert [s.names for s in bob.cofaces(["Paris"])] == [("Paris", "Rome")]
+    assert len(alice.cofaces(["Paris"])) == 1 and alice.cofaces(["Paris"])[0].dimension == 2
+    assert bob.find(["Paris", "Rome", "Oslo"]) is None
+    assert bob.gaps(["Paris", "Rome"]) == []
+    assert [g.names for g in alice.gaps(["Paris", "Rome"])] == [("Paris", "Rome")]
+    assert bob.remove(["Paris"], cofaces=True) == 1
+    assert alice.find(["Oslo", "Paris", "Rome"]).count == 1
+    assert alice.stats()["simplices"] == 1 and alice.verify() == [] and bob.verify() == []
