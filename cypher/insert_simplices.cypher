@@ -3,7 +3,8 @@
 //   {key: "3,7", parent: "3", vertex: 7, depth: 2, path: [3, 7], ring: "7:2"}
 // $words holds one row per distinct simplex: {key, kind, meta, count, first, last, witnesses: [uid]}.
 // Nothing is written unless every vertex in $vids is an entity of the user.
-// A word with witnesses counts each witnessing memory once, so a retry does not double it.
+// A word with witnesses counts each witnessing memory once, so a retry does not double it;
+// a simplex keeps the kind of its first observation.
 // params: user_id, vids, nodes, words
 OPTIONAL MATCH (e:Entity {user_id: $user_id})
 WHERE e.vid IN $vids
@@ -49,7 +50,7 @@ SET s.count = s.count + CASE
       WHEN added > 0 THEN added
       WHEN s.count = 0 THEN 1
       ELSE 0 END,
-    s.kind = coalesce(w.kind, s.kind),
+    s.kind = coalesce(s.kind, w.kind),
     s.meta = coalesce(w.meta, s.meta),
     s.first_seen = CASE WHEN s.first_seen IS NULL OR w.first < s.first_seen THEN w.first ELSE s.first_seen END,
     s.last_seen = CASE WHEN s.last_seen IS NULL OR w.last > s.last_seen THEN w.last ELSE s.last_seen END

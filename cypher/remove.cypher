@@ -25,21 +25,24 @@ WITH removed, collect([a, children]) AS candidates
 WITH removed, reduce(doomed = [], pair IN candidates |
        CASE WHEN pair[0].count = 0 AND all(child IN pair[1] WHERE child IN doomed)
             THEN doomed + [pair[0]] ELSE doomed END) AS doomed
-WITH size(removed) AS removed_count, doomed,
-     [d IN doomed | [d.vertex, d.depth]] AS rings
-FOREACH (d IN doomed | DETACH DELETE d)
-WITH removed_count, rings, doomed
+WITH size(removed) AS removed_count, doomed, [d IN doomed | [d.vertex, d.depth]] AS rings
+// plan each touched ring before deleting anything: its survivors and their current links
 UNWIND (CASE WHEN size(rings) = 0 THEN [null] ELSE rings END) AS ring
-WITH DISTINCT removed_count, ring, doomed
-// doomed nodes are named explicitly: a backend may apply deletions at the end of the statement
+WITH DISTINCT removed_count, doomed, ring
 OPTIONAL MATCH (m:SimplexNode {user_id: $user_id, vertex: ring[0]})
-WHERE m.depth = ring[1] AND NOT m IN doomed
-OPTIONAL MATCH (m)-[link:NEXT_SAME_LABEL]->()
-DELETE link
-WITH removed_count, ring, collect(DISTINCT m) AS members
-FOREACH (m IN members | SET m.ring_head = null)
-FOREACH (m IN members[0..1] | SET m.ring_head = toString(ring[0]) + ':' + toString(ring[1]))
-FOREACH (i IN range(0, size(members) - 1) |
-  FOREACH (a IN [members[i]] | FOREACH (b IN [members[(i + 1) % size(members)]] |
-    CREATE (a)-[:NEXT_SAME_LABEL]->(b))))
-RETURN removed_count, count(ring) AS rings_rebuilt
+WITH removed_count, doomed, ring, m, m.depth = ring[1] AND NOT m IN doomed AS survives
+WITH removed_count, doomed, ring, collect(CASE WHEN survives THEN m END) AS members
+UNWIND (CASE WHEN size(members) = 0 THEN [null] ELSE members END) AS member
+OPTIONAL MATCH (member)-[link:NEXT_SAME_LABEL]->()
+WITH removed_count, doomed, ring, members, collect(link) AS links
+WITH removed_count, doomed, collect([ring, members]) AS plans, collect(links) AS link_lists
+WITH removed_count, doomed, plans, reduce(acc = [], ls IN link_lists | acc + ls) AS links
+FOREACH (l IN links | DELETE l)
+FOREACH (d IN doomed | DETACH DELETE d)
+FOREACH (plan IN plans |
+  FOREACH (m IN plan[1] | SET m.ring_head = null)
+  FOREACH (m IN plan[1][0..1] | SET m.ring_head = toString(plan[0][0]) + ':' + toString(plan[0][1]))
+  FOREACH (i IN range(0, size(plan[1]) - 1) |
+    FOREACH (a IN [plan[1][i]] | FOREACH (b IN [plan[1][(i + 1) % size(plan[1])]] |
+      CREATE (a)-[:NEXT_SAME_LABEL]->(b)))))
+RETURN removed_count

@@ -6,4 +6,5 @@ WITH m, e, CASE $by WHEN 'session' THEN m.session
                     ELSE toString(toInteger(floor(m.observed_at / $window))) END AS grp
 WHERE grp IS NOT NULL
 WITH grp, e, collect(DISTINCT m.uid) AS memories, min(m.observed_at) AS at
-RETURN grp, collect([e.vid, size(memories)]) AS vertices, reduce(acc = [], ms IN collect(memories) | acc + ms) AS memories, min(at) AS at
+WITH grp, collect([e.vid, size(memories)]) AS vertices, collect(memories) AS memory_lists, min(at) AS at
+RETURN grp, vertices, reduce(acc = [], ms IN memory_lists | acc + ms) AS memories, at

@@ -99,3 +99,25 @@ def test_witnesses_and_times(cx, mem):
     assert first.count == 1 and again.count == 1  # the same witness is counted once
     assert again.witnesses == (uid,)
     assert again.first_seen.timestamp() == 1_700_000_000 and again.last_seen.timestamp() == 1_700_000_100
+
+
+def test_witness_builds_session_window_and_place_simplices(cx, mem):
+    vids = cx.ensure_entities(["Ann", "Ben", "Cy", "Oslo"], kinds={"Oslo": "GPE"})
+    memories = [  # (uid, session, observed_at, mentioned)
+        ("m1", "s1", 0.0, ["Ann", "Ben"]),
+        ("m2", "s1", 60.0, ["Ben", "Oslo"]),
+        ("m3", "s2", 90_000.0, ["Cy", "Oslo"]),
+    ]
+    for uid, session, at, names in memories:
+        mem.driver.run(
+            "CREATE (m:Memory {user_id: $u, uid: $uid, session: $s, observed_at: $at}) WITH m "
+            "UNWIND $vids AS v MATCH (e:Entity {user_id: $u, vid: v}) CREATE (m)-[:MENTIONS]->(e)",
+            {"u": cx.user, "uid": uid, "s": session, "at": at, "vids": [vids[n] for n in names]})
+    assert cx.witness("session") == 2
+    session = cx.find(["Ann", "Ben", "Oslo"])
+    assert session.kind == "session" and session.witnesses == ("m1", "m2")
+    assert cx.witness("window", window=3600) == 2  # the same groups by hour
+    assert cx.find(["Ann", "Ben", "Oslo"]).count == 2  # no new witnesses: only the kind's run adds
+    assert cx.witness("place") == 1
+    assert cx.find(["Ben", "Cy", "Oslo"]).witnesses == ("m2", "m3")
+    assert cx.verify() == []
