@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import numbers
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -43,11 +44,11 @@ def check_vertices(vertices: Iterable[Vertex], limit: int) -> list[Vertex]:
     """Validate a vertex set from a caller: non-empty, names or vids, at most `limit`."""
     if isinstance(vertices, (str, bytes)):
         raise InputError("a simplex is a collection of vertices, not a single string; wrap it in a list")
-    items = list(dict.fromkeys(vertices))
+    items = list(dict.fromkeys(_plain(v) for v in vertices))
     if not items:
         raise InputError("a simplex needs at least one vertex")
     for item in items:
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
+        if not isinstance(item, (int, str)):
             raise InputError(f"vertex {item!r} is neither a name nor an integer vid")
         if isinstance(item, str) and not normalise(item):
             raise InputError("a vertex name is empty or only whitespace")
@@ -56,6 +57,13 @@ def check_vertices(vertices: Iterable[Vertex], limit: int) -> list[Vertex]:
     if len(items) > limit:
         raise SimplexTooLarge(len(items), limit)
     return items
+
+
+def _plain(vertex):
+    """numpy integers count as vids; bool is not an integer here."""
+    if isinstance(vertex, numbers.Integral) and not isinstance(vertex, bool):
+        return int(vertex)
+    return vertex
 
 
 def subsets(vids: tuple[int, ...], *, min_size: int = 1, max_size: int | None = None,

@@ -33,6 +33,9 @@ class EmbeddedServer:
     home: Path
     fsync: str = "everysec"
 
+    def __post_init__(self):
+        self.home = Path(self.home).expanduser()
+
     @property
     def dir(self) -> Path:
         return self.home / "falkordb"
