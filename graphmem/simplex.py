@@ -48,7 +48,7 @@ def check_vertices(vertices: Iterable[Vertex], limit: int) -> list[Vertex]:
     if not items:
         raise InputError("a simplex needs at least one vertex")
     for item in items:
-        if not isinstance(item, (int, str)):
+        if isinstance(item, bool) or not isinstance(item, (int, str)):
             raise InputError(f"vertex {item!r} is neither a name nor an integer vid")
         if isinstance(item, str) and not normalise(item):
             raise InputError("a vertex name is empty or only whitespace")
