@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from .errors import InputError, UnknownEntity, UnknownUser
+from .errors import GraphmemError, InputError, UnknownEntity, UnknownUser
 from .simplex import (Face, Simplex, Vertex, check_vertices, normalise, subsets, to_epoch,
                       trie_nodes, word_key)
 
@@ -30,6 +30,18 @@ class Observation:
     meta: Mapping[str, Any] | None = None
     witnesses: Sequence[str] = ()
     at: datetime | float | None = None
+
+
+def _merge_observation(words: dict[str, dict], vids: tuple[int, ...], obs: Observation) -> None:
+    """Fold one observation into the batch's row for its word (insert_simplices.cypher's $words)."""
+    at = to_epoch(obs.at)
+    word = words.setdefault(word_key(vids), {
+        "key": word_key(vids), "vids": vids, "kind": obs.kind, "count": 0, "first": at, "last": at,
+        "meta": json.dumps(dict(obs.meta), sort_keys=True, default=str) if obs.meta else None,
+        "witnesses": []})
+    word["count"] += 1
+    word["first"], word["last"] = min(word["first"], at), max(word["last"], at)
+    word["witnesses"] = sorted(set(word["witnesses"]) | set(obs.witnesses))
 
 
 class Complex:
@@ -119,34 +131,34 @@ class Complex:
         return self.insert_many([Observation(vertices, kind, meta, witnesses, at)])[0]
 
     def insert_many(self, observations: Iterable[Observation | Sequence[Vertex]]) -> list[Simplex]:
-        """Record many simplices, BATCH words per statement; repeats within the call merge."""
+        """Record many simplices, BATCH words per statement; repeats within the call merge.
+        Every vertex is checked before anything is written."""
         observations = [o if isinstance(o, Observation) else Observation(o) for o in observations]
         checked = [check_vertices(o.vertices, self.memory.settings.max_simplex_size) for o in observations]
         names = list(dict.fromkeys(v for items in checked for v in items if isinstance(v, str)))
         if names:
             self.ensure_entities(names)
         words: dict[str, dict] = {}
+        keys = []
         for obs, items in zip(observations, checked):
             vids = tuple(sorted(v if isinstance(v, int) else self._vid_of[normalise(v)] for v in items))
             if len(set(vids)) != len(vids):
                 raise InputError("a simplex lists the same vertex twice (by name and by vid)")
-            at = to_epoch(obs.at)
-            word = words.setdefault(word_key(vids), {
-                "key": word_key(vids), "vids": vids, "kind": obs.kind, "count": 0, "first": at, "last": at,
-                "meta": json.dumps(dict(obs.meta), sort_keys=True, default=str) if obs.meta else None,
-                "witnesses": []})
-            word["count"] += 1
-            word["first"], word["last"] = min(word["first"], at), max(word["last"], at)
-            word["witnesses"] = sorted(set(word["witnesses"]) | set(obs.witnesses))
+            keys.append(word_key(vids))
+            _merge_observation(words, vids, obs)
+        batches = [list(words.values())[i:i + BATCH] for i in range(0, len(words), BATCH)]
+        if len(batches) > 1:  # one statement checks its own batch; several need a check first
+            self._check_vids_exist({v for w in words.values() for v in w["vids"]})
         stored: dict[str, Simplex] = {}
-        batch = list(words.values())
-        for start in range(0, len(batch), BATCH):
-            stored.update(self._insert_batch(batch[start:start + BATCH]))
+        for batch in batches:
+            stored.update(self._insert_batch(batch))
         self._known = True
-        return [stored[word_key(sorted(self._as_vids(items)))] for items in checked]
+        return [stored[key] for key in keys]
 
-    def _as_vids(self, items: list[Vertex]) -> list[int]:
-        return [v if isinstance(v, int) else self._vid_of[normalise(v)] for v in items]
+    def _check_vids_exist(self, vids: set[int]) -> None:
+        known = {row["vid"] for row in self._run("entity_names", read_only=True, vids=sorted(vids))}
+        if vids - known:
+            raise UnknownEntity(self.user, sorted(vids - known))
 
     def _insert_batch(self, words: list[dict]) -> dict[str, Simplex]:
         nodes = {node["key"]: node for word in words for node in trie_nodes(word["vids"])}
@@ -158,8 +170,8 @@ class Complex:
             words=[{k: w[k] for k in ("key", "kind", "meta", "count", "first", "last", "witnesses")} for w in words],
         )
         if not rows:
-            known = {row["vid"] for row in self._run("entity_names", read_only=True, vids=vids)}
-            raise UnknownEntity(self.user, sorted(set(vids) - known))
+            self._check_vids_exist(set(vids))
+            raise GraphmemError(f"insert_simplices wrote nothing for user {self.user!r}")
         names = dict(zip(vids, self._names(vids)))
         result = {}
         for row in rows:

@@ -50,6 +50,14 @@ def test_unknown_vid_writes_nothing(cx):
     assert cx.find([1, 2]).count == 1
 
 
+def test_unknown_vid_in_a_later_batch_writes_nothing(cx):
+    vids = list(cx.ensure_entities([f"v{i}" for i in range(40)]).values())
+    words = [[vids[i], vids[j]] for i in range(40) for j in range(i + 1, 40)]  # 780: two batches
+    with pytest.raises(UnknownEntity):
+        cx.insert_many(words + [[vids[0], 10_000]])
+    assert cx.stats()["simplices"] == 0
+
+
 def test_same_vertex_by_name_and_vid(cx):
     vids = cx.ensure_entities(["Alice"])
     with pytest.raises(InputError, match="twice"):
