@@ -1,0 +1,40 @@
+"""graphmem's benchmarks: `python -m bench perf [--quick] [--out DIR]` or `graphmem bench perf`.
+
+A section is one module with `run(quick: bool, out: Path) -> dict`, listed in SECTIONS; `perf`
+runs them all (or those named with --only), writes every figure to OUT/perf.json, one PNG per
+operation and a table on the terminal."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from pathlib import Path
+
+# name -> module; add ingest and recall sections here when mem.ingest / mem.recall exist
+SECTIONS: list[tuple[str, str]] = [
+    ("simplices", "bench.simplices"),
+]
+DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+
+
+def perf(quick: bool = False, out: Path | None = None, only: list[str] | None = None) -> dict:
+    from . import plot, report
+
+    out = Path(out or DEFAULT_OUT)
+    out.mkdir(parents=True, exist_ok=True)
+    wanted = [(name, module) for name, module in SECTIONS if not only or name in only]
+    if only and len(wanted) != len(set(only)):
+        known = ", ".join(name for name, _ in SECTIONS)
+        raise ValueError(f"unknown section in {only}; known: {known}")
+    results = {"mode": "quick" if quick else "full", "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "sections": {}}
+    path = out / ("perf-quick.json" if quick else "perf.json")
+    for name, module in wanted:
+        print(f"section {name} ({'quick' if quick else 'full'})", flush=True)
+        results["sections"][name] = importlib.import_module(module).run(quick, out)
+        path.write_text(json.dumps(results, indent=1, default=str))
+    results["plots"] = plot.plot_all(results, out, suffix="-quick" if quick else "")
+    report.print_report(results)  # adds each section's target verdicts
+    path.write_text(json.dumps(results, indent=1, default=str))
+    print(f"figures: {path}; plots: {', '.join(results['plots'])}")
+    return results
