@@ -43,6 +43,13 @@ class Embedder:
     def __init__(self, name: str, batch_size: int = 64):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        try:  # no "Loading weights" bar on every start
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+        except ImportError:
+            pass
         from sentence_transformers import SentenceTransformer
 
         try:

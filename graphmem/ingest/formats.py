@@ -59,7 +59,10 @@ def detect_format(raw: str, path: Path) -> str:
             return "locomo"
         if isinstance(data, dict) and "messages" in data:
             return "messages"
-        return "jsonl"
+        if isinstance(data, dict) and ({"content", "text"} & data.keys()):
+            return "jsonl"  # a single message
+        raise InputError("unknown format: a JSON object that is neither a LoCoMo conversation, a message "
+                         "nor {\"messages\": [...]}; pass --format", source=str(path), line=1)
     if head == "[":
         return "messages"
     if path.suffix in (".json", ".jsonl"):

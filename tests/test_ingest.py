@@ -1,0 +1,167 @@
+"""Ingest against real spaCy, the real embedder and a real database: a transcript whose right
+answers are known, idempotency, interrupted runs, malformed input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from graphmem import Memory, Settings
+from graphmem.errors import InputError
+from graphmem.ingest import read_transcript
+
+CONVERSATION = """\
+## 8 May 2023
+Alice: I met Bob in Paris yesterday. My sister came too.
+Bob: Alice, you should visit Berlin next month.
+Alice: I love Paris.
+
+## 2023-05-20
+Bob: Carol told me about her trip to Rome last Saturday.
+Alice: Carol loves Rome, and so do I.
+"""
+
+
+def day(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).date().isoformat()
+
+
+def memories(mem, user) -> list[dict]:
+    return mem.driver.run("MATCH (m:Memory {user_id: $u}) RETURN m.source_id AS source_id, m.restated AS restated, "
+                          "m.refers_to AS refers_to, m.session AS session ORDER BY m.position", {"u": user})
+
+
+def snapshot(mem, user) -> dict:
+    """Every count, and every stored simplex with its observation count."""
+    cx = mem.complex(user)
+    return {"stats": cx.stats(), "simplices": sorted((s.names, s.kind, s.count) for s in cx.simplices())}
+
+
+@pytest.fixture
+def conversation(tmp_path):
+    path = tmp_path / "conv.txt"
+    path.write_text(CONVERSATION)
+    return path
+
+
+def test_known_answers(mem, user, conversation):
+    summary = mem.ingest(conversation, user=user)
+    assert (summary.turns, summary.memories_added, summary.sessions) == (5, 5, 2)
+    rows = memories(mem, user)
+    assert [r["source_id"] for r in rows] == ["conv.txt:2", "conv.txt:3", "conv.txt:4", "conv.txt:7", "conv.txt:8"]
+    # restatement: first person as the speaker, second person as the addressee (two speakers)
+    assert rows[0]["restated"] == "Alice: Alice met Bob in Paris yesterday. Alice's sister came too."
+    assert rows[1]["restated"] == "Bob: Alice, Alice should visit Berlin next month."
+    # relative times against the session date
+    assert [day(r["refers_to"]) if r["refers_to"] else None for r in rows] == [
+        "2023-05-07", "2023-06-08", None, "2023-05-13", None]
+    assert {r["session"] for r in rows} == {"conv#1", "conv#2"}
+    cx = mem.complex(user)
+    # entities: speakers, places, kin restated as the speaker's
+    names = {row["name"] for row in mem.run("entity_catalog", user_id=user)}
+    assert {"Alice", "Bob", "Paris", "Berlin", "Rome", "Carol", "Alice's sister"} <= names
+    # the first turn's co-occurrence is one simplex, witnessed by that turn's memory
+    turn = cx.find(["Alice", "Bob", "Paris", "Alice's sister"])
+    assert turn is not None and turn.kind == "turn" and turn.count == 1 and len(turn.witnesses) == 1
+    assert cx.find(["Alice", "Paris"]).kind == "turn"  # "I love Paris"
+    # each session's entity set is a simplex witnessed by every memory of the session
+    session = [s for s in cx.cofaces(["Alice", "Berlin"]) if s.kind == "session"]
+    assert len(session) == 1 and len(session[0].witnesses) == 3
+    # subject-verb-object relations between entities
+    relations = mem.driver.run("MATCH (a:Entity {user_id: $u})-[r:RELATES]->(b:Entity) "
+                               "RETURN a.name AS a, r.label AS label, b.name AS b", {"u": user})
+    assert {"a": "Carol", "label": "love", "b": "Rome"} in relations
+    assert {"a": "Alice", "label": "love", "b": "Paris"} in relations
+    assert cx.verify() == []
+
+
+def test_short_names_resolve_to_the_speaker(mem, user, tmp_path):
+    path = tmp_path / "mel.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in [
+        {"speaker": "Melanie", "text": "Hi Caroline, I painted a lake!", "timestamp": "2023-05-08T10:00:00"},
+        {"speaker": "Caroline", "text": "Wow Mel, that lake is lovely.", "timestamp": "2023-05-08T10:01:00"}]))
+    mem.ingest(path, user=user)
+    catalog = {row["name"]: row for row in mem.run("entity_catalog", user_id=user)}
+    assert "Mel" not in catalog and "Mel" in catalog["Melanie"]["aliases"]
+    assert mem.complex(user).find(["Melanie", "Caroline", "lake"]) is not None
+
+
+def test_twice_is_once(mem, user, conversation):
+    mem.ingest(conversation, user=user)
+    once = snapshot(mem, user)
+    again = mem.ingest(conversation, user=user)
+    assert again.memories_added == 0 and again.entities_added == 0
+    assert snapshot(mem, user) == once
+
+
+def test_dry_run_writes_nothing(mem, user, conversation):
+    summary = mem.ingest(conversation, user=user, dry_run=True)
+    assert summary.turns == 5 and summary.memories_added == 5 and summary.dry_run
+    assert mem.run("user_exists", user_id=user)[0]["known"] is False
+
+
+@pytest.mark.parametrize("name, content, line, message", [
+    ("bad.jsonl", '{"role": "user", "content": "hi"}\n{"role": "user", "content": \n', 2, "bad JSON"),
+    ("notext.jsonl", '{"role": "user", "content": "hi"}\n{"role": "user"}\n', 2, "no text"),
+    ("odd.json", '{"title": "not a transcript"}', None, "unknown format"),
+    ("prose.txt", "Alice: hello\nthis line has no speaker\n", 2, "Speaker: text"),
+    ("locomo.json", '{"speaker_a": "A", "session_1": [{"speaker": "A", "dia_id": "D1:1"}]}', 1, "no text"),
+])
+def test_malformed_input_names_file_and_line_and_writes_nothing(mem, user, tmp_path, conversation, name, content,
+                                                                line, message):
+    bad = tmp_path / name
+    bad.write_text(content)
+    with pytest.raises(InputError) as err:
+        mem.ingest([conversation, bad], user=user)  # the good file first: still nothing written
+    assert message in str(err.value) and str(bad) in str(err.value)
+    if line:
+        assert f"{bad}:{line}:" in str(err.value)
+    assert mem.run("user_exists", user_id=user)[0]["known"] is False
+
+
+def test_formats_give_the_same_turns(tmp_path):
+    jsonl = tmp_path / "a.jsonl"
+    jsonl.write_text('{"speaker": "A", "text": "hello", "id": "m1", "session": "s1"}\n')
+    messages = tmp_path / "b.json"
+    messages.write_text('{"messages": [\n  {"role": "A", "content": "hello", "id": "m1", "session": "s1"}\n]}')
+    fields = lambda t: (t.source_id, t.speaker, t.text, t.session)  # noqa: E731
+    assert fields(read_transcript(jsonl)[0]) == fields(read_transcript(messages)[0]) == ("m1", "A", "hello", "s1")
+
+
+@pytest.mark.slow
+def test_kill_9_then_rerun_gives_the_same_graph(mem, backend, user, tmp_path):
+    """A client killed mid-ingest leaves a graph that a re-run completes to exactly what one
+    uninterrupted run gives."""
+    if backend != "falkordb":
+        pytest.skip("drives the embedded server through the CLI")
+    lines = [f"{'Alice' if i % 2 else 'Bob'}: I saw {city} with {friend} on day {i}."
+             for i, (city, friend) in enumerate(
+                 [(c, f) for c in ("Paris", "Rome", "Oslo", "Lima", "Cairo") for f in ("Carol", "Dan", "Eve")] * 8)]
+    path = tmp_path / "long.txt"
+    path.write_text("## 1 June 2023\n" + "\n".join(lines) + "\n")
+    env = {**os.environ, "GRAPHMEM_HOME": str(mem.settings.home), "GRAPHMEM_INGEST_BATCH": "8"}
+    command = [str(Path(sys.executable).parent / "graphmem"), "ingest", str(path), "--user", user, "--json"]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if mem.driver.run("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": user})[0]["n"] >= 16:
+            break
+        time.sleep(0.05)
+    interrupted = proc.poll() is None
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    mem.ingest(path, user=user)
+    reference = f"{user}-ref"
+    mem.ingest(path, user=reference)
+    got, want = snapshot(mem, user), snapshot(mem, reference)
+    got["stats"].pop("user"), want["stats"].pop("user")
+    assert got == want
+    assert interrupted, "the ingest finished before it could be killed; the test proved nothing"
