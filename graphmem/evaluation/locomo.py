@@ -207,7 +207,7 @@ class Conversation:
 def _read_turns(path: Path) -> list["Turn"]:
     from ..ingest.formats import read_transcript
 
-    return list(read_transcript(path))
+    return list(read_transcript(path, format="locomo"))
 
 
 def load_conversations(path: str | Path) -> list[Conversation]:
