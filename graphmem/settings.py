@@ -12,6 +12,12 @@ from platformdirs import user_data_dir
 from .errors import ConfigError
 
 ENV_PREFIX = "GRAPHMEM_"
+RECALL_WEIGHTS = {
+    "single-hop": {"semantic": 1.0, "lexical": 1.0, "entity": 1.0, "simplicial": 1.0, "temporal": 1.0},
+    "multi-hop": {"semantic": 1.0, "lexical": 1.0, "entity": 1.0, "simplicial": 1.0, "temporal": 1.0},
+    "temporal": {"semantic": 1.0, "lexical": 1.0, "entity": 1.0, "simplicial": 1.0, "temporal": 1.0},
+    "open-domain": {"semantic": 1.0, "lexical": 1.0, "entity": 1.0, "simplicial": 1.0, "temporal": 1.0},
+}
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,8 @@ class Settings:
     entity_merge_threshold: float = 0.88  # cosine of two names of one kind that makes them one entity
     witness_window: float = 0.0  # seconds; > 0 also adds one simplex per time window of that length
     ingest_batch: int = 128  # turns per parse / embed / write step
+    # recall: reciprocal-rank-fusion weight of each channel, per query type (JSON in the env)
+    recall_weights: dict = field(default_factory=lambda: {t: dict(w) for t, w in RECALL_WEIGHTS.items()})
 
     def __post_init__(self):
         object.__setattr__(self, "home", Path(self.home).expanduser())  # accept str paths too
@@ -62,6 +70,16 @@ class Settings:
 
 def _parse(name: str, raw: str, type_: str):
     env = ENV_PREFIX + name.upper()
+    if "dict" in str(type_):
+        import json
+
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{env} is not JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise ConfigError(f"{env} must be a JSON object")
+        return value
     if "float" in str(type_):
         try:
             return float(raw)

@@ -1,0 +1,16 @@
+// recall_entity: memories mentioning the matched entities, plus spreading activation one hop
+// along RELATES and co-occurrence (shared memories), decayed by $decay. An entity's weight is
+// its seed weight over log(2 + frequency), so rare entities count more than the speakers.
+// $seeds rows: {vid, weight}
+// params: user_id, seeds, decay, limit
+UNWIND $seeds AS seed
+MATCH (e:Entity {user_id: $user_id, vid: seed.vid})
+OPTIONAL MATCH (e)-[:RELATES]-(n:Entity)
+WITH seed, e, collect(DISTINCT n) AS related
+UNWIND [[e, seed.weight]] + [x IN related | [x, seed.weight * $decay]] AS activation
+WITH activation[0] AS entity, max(activation[1]) AS weight
+MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(entity)
+WITH m, sum(weight / log(2.0 + coalesce(entity.frequency, 1))) AS score, count(entity) AS hits
+RETURN m.uid AS uid, score, hits
+ORDER BY score DESC
+LIMIT $limit

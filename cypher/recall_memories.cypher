@@ -1,0 +1,7 @@
+// recall_memories: the fields of the given memories, with their session neighbours' uids.
+// params: user_id, uids
+UNWIND $uids AS uid
+MATCH (m:Memory {user_id: $user_id, uid: uid})
+RETURN m.uid AS uid, m.text AS text, m.restated AS restated, m.speaker AS speaker, m.source_id AS source_id,
+       m.session AS session, m.session_date AS session_date, m.position AS position,
+       m.refers_to AS refers_to, m.time_text AS time_text, m.caption AS caption

@@ -1,0 +1,240 @@
+"""Recall: for a question, the memories worth putting in an agent's context, ranked, with the
+structure behind them (`mem.recall(query, user=..., k=10)`).
+
+query -> analysis (entities, times, type) -> channels, each one Cypher statement returning a
+ranked list of memories (semantic, lexical, entity, simplicial, temporal) -> weighted
+reciprocal rank fusion (weights per query type, in Settings) -> session neighbours of the
+best -> top k, the query-induced subcomplex and its gaps, a token budget."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..simplex import Simplex, from_epoch
+from .analysis import Analysis, analyse
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+
+CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")
+DEPTH = 50  # how many memories each channel ranks
+RRF_K = 60  # reciprocal rank fusion's damping constant (Cormack et al.)
+
+
+@dataclass
+class Recalled:
+    uid: str
+    text: str
+    speaker: str | None
+    source_id: str | None
+    session: str | None
+    session_date: str | None
+    score: float
+    channels: dict[str, int]  # channel -> rank (1 = best) in that channel
+    restated: str | None = None
+    refers_to: str | None = None
+    caption: str | None = None
+
+    def context_line(self) -> str:
+        date = f"[{self.session_date[:10]}] " if self.session_date else ""
+        return f"{date}{self.restated or self.text}"
+
+
+@dataclass
+class Recollection:
+    query: str
+    user: str
+    analysis: Analysis
+    memories: list[Recalled]
+    subcomplex: list[Simplex]
+    gaps: list[dict]  # faces implied but never observed, and pairs never seen together
+    notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def source_ids(self) -> list[str]:
+        return [m.source_id for m in self.memories]
+
+    def context(self) -> str:
+        """The memories as lines an agent's prompt can take."""
+        return "\n".join(m.context_line() for m in self.memories)
+
+    def to_dict(self) -> dict:
+        return {"query": self.query, "user": self.user, "analysis": self.analysis.to_dict(),
+                "memories": [asdict(m) for m in self.memories],
+                "subcomplex": [s.to_dict() for s in self.subcomplex], "gaps": self.gaps,
+                "notes": self.notes, "timings_ms": self.timings}
+
+
+def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int | None = None,
+           channels: Sequence[str] = CHANNELS, neighbours: bool = True) -> Recollection:
+    if not isinstance(query, str) or not query.strip():
+        from ..errors import InputError
+
+        raise InputError("a recall query must be non-empty text")
+    clock: dict[str, float] = {}
+    started = time.perf_counter()
+    cx = mem.complex(user)
+    cx._require_user()
+    analysis = analyse(mem, cx, query)
+    _lap(clock, "analysis", started)
+    rankings: dict[str, list[str]] = {}
+    simplices: list[dict] = []
+    for channel in channels:
+        t0 = time.perf_counter()
+        if channel == "simplicial":
+            rankings[channel], simplices = _simplicial(mem, user, analysis)
+        else:
+            rankings[channel] = CHANNEL_FUNCTIONS[channel](mem, user, analysis)
+        _lap(clock, channel, t0)
+    weights = mem.settings.recall_weights.get(analysis.type, {})
+    fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings})
+    if neighbours and fused:
+        fused = _with_neighbours(mem, user, fused, k)
+    top = sorted(fused.items(), key=lambda item: -item[1])[:k]
+    t0 = time.perf_counter()
+    memories = _details(mem, user, top, rankings)
+    if token_budget is not None:
+        memories = trim_to_budget(memories, token_budget)
+    subcomplex, gaps = _structure(cx, analysis, simplices)
+    _lap(clock, "structure", t0)
+    clock["total"] = round((time.perf_counter() - started) * 1000, 2)
+    return Recollection(query, user, analysis, memories, subcomplex, gaps, analysis.notes, clock)
+
+
+def _lap(clock: dict[str, float], name: str, since: float) -> None:
+    clock[name] = round((time.perf_counter() - since) * 1000, 2)
+
+
+# -- fusion ---------------------------------------------------------------------------
+
+
+def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int = RRF_K) -> dict[str, float]:
+    """Weighted reciprocal rank fusion: score(m) = sum over channels of w / (rrf_k + rank)."""
+    scores: dict[str, float] = {}
+    for channel, ranked in rankings.items():
+        w = weights.get(channel, 1.0)
+        for rank, uid in enumerate(ranked, start=1):
+            scores[uid] = scores.get(uid, 0.0) + w / (rrf_k + rank)
+    return scores
+
+
+def _with_neighbours(mem, user: str, fused: dict[str, float], k: int, share: float = 0.5) -> dict[str, float]:
+    """A turn's answer is often its neighbour (the question before, the reply after): the
+    turns next to the best k inherit a share of their score when that beats their own."""
+    best = sorted(fused, key=lambda uid: -fused[uid])[:k]
+    out = dict(fused)
+    for row in mem.run("recall_neighbours", read_only=True, user_id=user, uids=best):
+        inherited = fused[row["uid"]] * share
+        if inherited > out.get(row["neighbour"], 0.0):
+            out[row["neighbour"]] = inherited
+    return out
+
+
+# -- channels -------------------------------------------------------------------------
+
+
+def _semantic(mem, user: str, a: Analysis) -> list[str]:
+    rows = mem.run("recall_semantic", read_only=True, user_id=user, vector=a.vector, scan=DEPTH * 20, limit=DEPTH)
+    return [r["uid"] for r in rows]
+
+
+def _lexical(mem, user: str, a: Analysis) -> list[str]:
+    terms = a.fulltext_query(mem.driver.dialect)
+    if not terms:
+        return []
+    return [r["uid"] for r in mem.run("recall_lexical", read_only=True, user_id=user, terms=terms, limit=DEPTH)]
+
+
+def _entity(mem, user: str, a: Analysis) -> list[str]:
+    if not a.entities:
+        return []
+    seeds = [{"vid": e.vid, "weight": e.score} for e in a.entities]
+    rows = mem.run("recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, limit=DEPTH)
+    return [r["uid"] for r in rows]
+
+
+def _temporal(mem, user: str, a: Analysis) -> list[str]:
+    if a.time_range is None:
+        return []
+    start, end = a.time_range
+    rows = mem.run("recall_temporal", read_only=True, user_id=user, start=start, end=end,
+                   vids=[e.vid for e in a.entities], limit=DEPTH)
+    return [r["uid"] for r in rows]
+
+
+def _simplicial(mem, user: str, a: Analysis) -> tuple[list[str], list[dict]]:
+    """Cofaces of the matched vertex set and of its subsets: a memory ranks by its best
+    simplex, fuller overlap with the query first, then turn over session witnesses, then
+    more observations, then lower dimension (a tighter co-occurrence)."""
+    vids = sorted({e.vid for e in a.entities})
+    if not vids:
+        return [], []
+    rows = mem.run("recall_simplicial", read_only=True, user_id=user, vids=vids,
+                   min_overlap=min(2, len(vids)), limit=DEPTH * 4)
+    best: dict[str, tuple] = {}
+    for row in rows:
+        key = (row["overlap"] / len(vids), row["kind"] == "turn", math.log1p(row["count"]), -len(row["path"]))
+        for uid in row["witnesses"]:
+            if uid not in best or key > best[uid]:
+                best[uid] = key
+    return sorted(best, key=lambda uid: best[uid], reverse=True)[:DEPTH], rows
+
+
+CHANNEL_FUNCTIONS = {"semantic": _semantic, "lexical": _lexical, "entity": _entity, "temporal": _temporal}
+
+
+# -- the answer -----------------------------------------------------------------------
+
+
+def _details(mem, user: str, top: list[tuple[str, float]], rankings: dict[str, list[str]]) -> list[Recalled]:
+    rows = {r["uid"]: r for r in mem.run("recall_memories", read_only=True, user_id=user, uids=[u for u, _ in top])}
+    ranks = {c: {uid: i for i, uid in enumerate(ranked, start=1)} for c, ranked in rankings.items()}
+    out = []
+    for uid, score in top:
+        row = rows.get(uid)
+        if row is None:
+            continue
+        refers = from_epoch(row["refers_to"])
+        out.append(Recalled(uid, row["text"], row["speaker"], row["source_id"], row["session"], row["session_date"],
+                            round(score, 6), {c: r[uid] for c, r in ranks.items() if uid in r}, row["restated"],
+                            refers.date().isoformat() if refers else None, row["caption"]))
+    return out
+
+
+def trim_to_budget(memories: list[Recalled], budget: int) -> list[Recalled]:
+    """Keep the best memories whose context lines fit in `budget` tokens (about 4 characters
+    a token, the usual rule for English with BPE tokenisers)."""
+    kept, used = [], 0
+    for m in memories:
+        cost = max(1, len(m.context_line()) // 4 + 1)
+        if used + cost > budget:
+            break
+        kept.append(m)
+        used += cost
+    return kept
+
+
+def _structure(cx, a: Analysis, rows: list[dict]) -> tuple[list[Simplex], list[dict]]:
+    """The retrieved simplices and the gaps over the matched vertices: faces implied by stored
+    simplices but never observed, and pairs of matched entities never seen together."""
+    names = {e.vid: e.name for e in a.entities}
+    subcomplex = [Simplex.from_row(r, names=cx_names(cx, r["path"])) for r in rows[:DEPTH]]
+    vids = sorted(names)
+    gaps: list[dict] = []
+    if len(vids) >= 2:
+        together = {pair for r in rows for pair in combinations(sorted(set(r["path"]) & set(vids)), 2)}
+        for pair in combinations(vids, 2):
+            if pair not in together:
+                gaps.append({"vertices": [names[v] for v in pair], "vids": list(pair), "gap": "never seen together"})
+        if len(vids) <= 12:
+            gaps += [{**f.to_dict(), "gap": "implied, never observed"} for f in cx.gaps(vids)]
+    return subcomplex, gaps
+
+
+def cx_names(cx, vids) -> dict[int, str]:
+    return dict(zip(vids, cx._names(vids)))

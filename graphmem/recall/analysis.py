@@ -1,0 +1,124 @@
+"""What a question asks, without an LLM: the stored entities it names, the time it is about,
+and its type (single-hop, multi-hop, temporal, open-domain). Rules, kept explainable: each
+decision is written into `Analysis.notes`."""
+
+from __future__ import annotations
+
+import re
+from calendar import monthrange
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from ..ingest.extract import mentions
+from ..simplex import normalise
+
+TEMPORAL = re.compile(r"^\s*when\b|\b(what|which) (year|month|day|date|time|week)\b|\bhow long (ago|before|after)\b|"
+                      r"\bin (19|20)\d\d\b", re.IGNORECASE)
+OPEN = re.compile(r"\b(would|likely|might|probably|could|considered?|if)\b", re.IGNORECASE)
+AGGREGATE = re.compile(r"\b(both|in common|how many|what (activities|kinds?|types?|things|books|events|places)|"
+                       r"where (has|have)|which .* (has|have)|what .* (has|have) .* (done|made|bought|seen|visited))\b",
+                       re.IGNORECASE)
+NAME_MATCH_FLOOR = 0.72  # cosine for a query mention to match an entity by name embedding
+CONCEPT_MATCH_FLOOR = 0.85
+
+
+@dataclass
+class Matched:
+    vid: int
+    name: str
+    kind: str
+    score: float  # 1.0 by name or alias, else the cosine of the names
+    how: str  # "name", "alias" or "vector"
+    frequency: int = 1
+
+
+@dataclass
+class Analysis:
+    query: str
+    type: str
+    entities: list[Matched]
+    time_range: tuple[float, float] | None
+    time_text: str | None
+    vector: list[float]
+    words: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    def fulltext_query(self, dialect: str) -> str:
+        """The query's content words as an OR query for the backend's full-text engine (only
+        letters and digits survive, so no user text is read as query syntax)."""
+        return (" | " if dialect == "falkordb" else " OR ").join(self.words)
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "entities": [vars(e) for e in self.entities], "time_text": self.time_text,
+                "time_range": [datetime.fromtimestamp(t, timezone.utc).isoformat() for t in self.time_range]
+                if self.time_range else None, "notes": self.notes}
+
+
+def analyse(mem, cx, query: str) -> Analysis:
+    doc = mem.nlp()(query)
+    found = [m for m in mentions(doc, speaker="", addressee=None) if len(m.name) >= 2]
+    words = list(dict.fromkeys(t.lower_ for t in doc if t.is_alpha and not t.is_stop and len(t) > 1))
+    notes: list[str] = []
+    by_norm = {normalise(m.name): m for m in found}
+    rows = mem.run("recall_entities_by_name", read_only=True, user_id=cx.user, norms=list(by_norm)) if by_norm else []
+    matched: dict[int, Matched] = {}
+    named: set[str] = set()
+    for row in rows:
+        how = "name" if row["norm"] in by_norm else "alias"
+        matched[row["vid"]] = Matched(row["vid"], row["name"], row["kind"], 1.0, how, row["frequency"] or 1)
+        named.add(row["norm"])
+        named.update(normalise(a) for a in row["aliases"] or [])
+    unmatched = [m for norm, m in by_norm.items() if norm not in named]
+    vectors = mem.embedder().embed([query] + [m.name for m in unmatched])
+    for mention, vector in zip(unmatched, vectors[1:]):
+        floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
+        hits = mem.run("recall_entity_match", read_only=True, user_id=cx.user, vector=vector.tolist(), scan=200,
+                       limit=1)
+        if hits and hits[0]["score"] >= floor and hits[0]["vid"] not in matched:
+            hit = hits[0]
+            matched[hit["vid"]] = Matched(hit["vid"], hit["name"], hit["kind"], round(hit["score"], 3), "vector",
+                                          hit["frequency"] or 1)
+            notes.append(f"{mention.name!r} matched entity {hit['name']!r} by name embedding ({hit['score']:.2f})")
+    entities = sorted(matched.values(), key=lambda e: e.vid)
+    time_range, time_text = _time_range(doc)
+    kind = _type(query, entities, time_text, notes)
+    return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, notes)
+
+
+def _type(query: str, entities: list[Matched], time_text: str | None, notes: list[str]) -> str:
+    named = [e for e in entities if e.kind != "CONCEPT"]
+    if TEMPORAL.search(query) or time_text:
+        notes.append("temporal: asks when, or names a time")
+        return "temporal"
+    if OPEN.search(query):
+        notes.append("open-domain: asks what would or might be")
+        return "open-domain"
+    if len(named) >= 2 or AGGREGATE.search(query):
+        notes.append("multi-hop: several named entities, or gathers facts")
+        return "multi-hop"
+    return "single-hop"
+
+
+def _time_range(doc) -> tuple[tuple[float, float] | None, str | None]:
+    """An absolute range for a DATE the query names: a day, a month or a year."""
+    import dateparser
+
+    for ent in doc.ents:
+        if ent.label_ != "DATE":
+            continue
+        text = ent.text
+        when = dateparser.parse(text, languages=["en"], settings={"PREFER_DAY_OF_MONTH": "first",
+                                                                  "RETURN_AS_TIMEZONE_AWARE": False})
+        if when is None:
+            continue
+        if re.fullmatch(r"\D*(19|20)\d\d\D*", text) and not re.search(r"[a-z]{3,}", text.lower().replace("in ", "")):
+            start, end = datetime(when.year, 1, 1), datetime(when.year + 1, 1, 1)
+        elif not re.search(r"\b\d{1,2}(st|nd|rd|th)?\b(?!\d)", text.replace(str(when.year), "")):
+            start = datetime(when.year, when.month, 1)
+            end = start + timedelta(days=monthrange(when.year, when.month)[1])
+        else:
+            start = datetime(when.year, when.month, when.day)
+            end = start + timedelta(days=1)
+        to = lambda d: d.replace(tzinfo=timezone.utc).timestamp()  # noqa: E731
+        return (to(start), to(end)), text
+    return None, None
