@@ -218,7 +218,7 @@ def test_run_benchmark_scores_and_reports(locomo_file, tmp_path):
 
     lat = result.latency("BM25")
     assert lat["n"] == 5 and 0 < lat["p50_ms"] <= lat["p95_ms"]
-    assert [p.stage for p in seen][0] == "prepare" and seen[-1].stage == "done" and seen[-1].done == 5
+    assert [p.stage for p in seen][0] == "prepare" and seen[-1].stage == "done" and seen[-1].done == seen[-1].total == 10
 
     data = json.loads(json.dumps(result.to_dict(details=True)))
     assert data["systems"]["fixed"]["scores"]["multi-hop"]["recall"]["2"] == pytest.approx(0.75)

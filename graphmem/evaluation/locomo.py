@@ -389,12 +389,12 @@ class Progress:
     stage: str                  # "prepare" | "retrieve" | "done"
     conversation: str
     system: str | None
-    done: int                   # questions asked so far, all conversations
-    total: int                  # questions to ask, all conversations
+    done: int                   # retrieve calls made so far (questions x systems)
+    total: int                  # retrieve calls to make in all
 
     def __str__(self) -> str:
         what = f"{self.stage} {self.conversation}" + (f" [{self.system}]" if self.system else "")
-        return f"{what}: {self.done}/{self.total} questions"
+        return f"{what}: {self.done}/{self.total} retrieve calls"
 
 
 @dataclass
@@ -615,7 +615,8 @@ def run_benchmark(paths: str | Path | Iterable[str | Path], systems: Mapping[str
                   ks: Sequence[int] = DEFAULT_KS, progress: Callable[[Progress], None] | None = None,
                   categories: Sequence[int] = SCORED_CATEGORIES) -> BenchmarkResult:
     """Prepare every system on each conversation of `paths` and ask it every scored question,
-    once, for max(ks) turns; time every retrieve call and every prepare."""
+    once, for max(ks) turns; time every retrieve call and every prepare. Conversation by
+    conversation; within one, system after system (prepare, then all its questions)."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     ks = tuple(sorted({int(k) for k in ks}))
@@ -636,7 +637,7 @@ def run_benchmark(paths: str | Path | Iterable[str | Path], systems: Mapping[str
             raise InputError(f"conversation {c.id!r} appears twice", source=str(c.path))
         seen.add(c.id)
     scored = {c.id: [q for q in c.questions.questions if q.category in categories] for c in conversations}
-    total = sum(map(len, scored.values()))
+    total = sum(map(len, scored.values())) * len(names)
 
     for system in systems.values():
         warmup = getattr(system, "warmup", None)
@@ -649,27 +650,29 @@ def run_benchmark(paths: str | Path | Iterable[str | Path], systems: Mapping[str
     done = 0
     for conv in conversations:
         turn_ids = {t.source_id for t in conv.turns}
+        questions = scored[conv.id]
         prep: dict[str, float] = {}
+        retrieved: list[dict[str, list[str]]] = [{} for _ in questions]
+        seconds: list[dict[str, float]] = [{} for _ in questions]
+        # one system at a time over the conversation's questions: interleaving systems per
+        # question makes their thread pools (torch, BLAS) contend and inflates the tails
         for name, system in systems.items():
             if progress:
                 progress(Progress("prepare", conv.id, name, done, total))
             t0 = time.perf_counter()
             system.prepare(conv.id, conv.turns)
             prep[name] = time.perf_counter() - t0
-        for q in scored[conv.id]:
-            retrieved: dict[str, list[str]] = {}
-            seconds: dict[str, float] = {}
-            for name, system in systems.items():
+            for i, q in enumerate(questions):
                 t0 = time.perf_counter()
                 ids = system.retrieve(conv.id, q.question, kmax)
-                seconds[name] = time.perf_counter() - t0
-                ids = [str(i) for i in list(ids)[:kmax]]
-                unknown[name] += sum(i not in turn_ids for i in ids)
-                retrieved[name] = ids
-            records.append(QuestionRecord(q, retrieved, seconds))
-            done += 1
-            if progress:
-                progress(Progress("retrieve", conv.id, None, done, total))
+                seconds[i][name] = time.perf_counter() - t0
+                ids = [str(x) for x in list(ids)[:kmax]]
+                unknown[name] += sum(x not in turn_ids for x in ids)
+                retrieved[i][name] = ids
+                done += 1
+                if progress:
+                    progress(Progress("retrieve", conv.id, name, done, total))
+        records.extend(QuestionRecord(q, r, s) for q, r, s in zip(questions, retrieved, seconds))
         infos.append(ConversationInfo(
             conv.id, str(conv.path), len(conv.turns), len(scored[conv.id]),
             len(conv.questions.questions) - len(scored[conv.id]), len(conv.questions.dropped), prep))
