@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .errors import GraphmemError, InputError, UnknownEntity, UnknownUser
-from .simplex import (Face, Simplex, Vertex, check_vertices, normalise, subsets, to_epoch,
+from .simplex import (Face, Simplex, Vertex, check_vertices, key_vids, normalise, subsets, to_epoch,
                       trie_nodes, word_key)
 
 if TYPE_CHECKING:
@@ -202,7 +202,14 @@ class Complex:
         rows = self._run("cofaces", read_only=True, vids=list(vids), limit=limit or 1 << 31)
         if not rows:
             self._require_user()
-        return [Simplex.from_row(row) for row in rows]
+            return []
+        # rows carry keys, not names (cofaces.cypher): names come from the cache, one
+        # entity_names statement for the vertices it has not seen yet
+        paths = [key_vids(row["key"]) for row in rows]
+        for row, path in zip(rows, paths):
+            row["path"] = path
+        self._names({v for path in paths for v in path})
+        return [Simplex.from_row(row, self._name_of) for row in rows]
 
     def simplices(self, limit: int | None = None) -> list[Simplex]:
         """Every stored simplex, largest first, then most observed."""

@@ -25,6 +25,11 @@ def word_key(vids: Iterable[int]) -> str:
     return ",".join(str(v) for v in vids)
 
 
+def key_vids(key: str) -> tuple[int, ...]:
+    """The ascending vids of a word from its key ("3,7,12")."""
+    return tuple(int(v) for v in key.split(","))
+
+
 def trie_nodes(vids: tuple[int, ...]) -> list[dict]:
     """Every prefix of an ascending word, as the rows insert_simplices.cypher expects."""
     return [
@@ -118,12 +123,18 @@ class Simplex:
         return len(self.vids)
 
     @classmethod
-    def from_row(cls, row: dict) -> "Simplex":
-        names = [name for _, name in sorted(row.get("names") or [], key=lambda pair: pair[0])]
+    def from_row(cls, row: dict, names: dict[int, str] | None = None) -> "Simplex":
+        """From a statement's row: vids from `path` (a list) or `key` ("3,7,12"); names from the
+        row's `names` ([depth, name] pairs) or, when given, the `names` map of vid to name."""
+        vids = tuple(row["path"]) if row.get("path") is not None else key_vids(row["key"])
+        if names is not None:
+            ordered = tuple(names.get(v, str(v)) for v in vids)
+        else:
+            ordered = tuple(name for _, name in sorted(row.get("names") or [], key=lambda pair: pair[0]))
         meta = json.loads(row["meta"]) if row.get("meta") else {}
         return cls(
-            vids=tuple(row["path"]),
-            names=tuple(names),
+            vids=vids,
+            names=ordered,
             kind=row.get("kind"),
             count=int(row.get("count") or 0),
             first_seen=from_epoch(row.get("first_seen")),
