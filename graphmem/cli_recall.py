@@ -1,0 +1,159 @@
+"""`graphmem recall`, `graphmem gaps` and `graphmem bench locomo`: each one library call."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import click
+from rich.table import Table
+
+from . import Memory, Settings
+from .cli import console, emit, friendly_errors, json_option, open_memory, uri_option, user_option
+from .recall import CHANNELS
+
+
+@click.command()
+@click.argument("query")
+@click.option("--k", "-k", default=10, show_default=True, help="How many memories.")
+@click.option("--budget", type=int, default=None, help="Trim to fit this many tokens of context.")
+@user_option
+@uri_option
+@json_option
+@click.pass_context
+@friendly_errors
+def recall(ctx, query, k, budget, user, uri, as_json):
+    """The memories worth putting in context for QUERY, ranked, with the channels that found each.
+
+    \b
+    Example:  graphmem recall "When did Caroline go to the support group?" --user demo
+    """
+    result = open_memory(ctx, uri).recall(query, user=user, k=k, token_budget=budget)
+
+    def render(d: dict) -> None:
+        a = d["analysis"]
+        console.print(f"[bold]{a['type']}[/] question; entities: "
+                      f"{', '.join(e['name'] for e in a['entities']) or 'none matched'}"
+                      + (f"; time: {a['time_text']}" if a["time_text"] else ""))
+        table = Table()
+        for column in ("#", "source", "speaker", "date", "memory", "channels (rank)"):
+            table.add_column(column)
+        for i, m in enumerate(d["memories"], start=1):
+            table.add_row(str(i), m["source_id"] or "", m["speaker"] or "", (m["session_date"] or "")[:10],
+                          m["text"], " ".join(f"{c}:{r}" for c, r in m["channels"].items()))
+        console.print(table)
+        _render_gaps(d["gaps"])
+        console.print(f"[dim]{d['timings_ms']['total']:.0f} ms[/]")
+
+    emit(result.to_dict(), as_json, render)
+
+
+@click.command()
+@click.argument("query")
+@user_option
+@uri_option
+@json_option
+@click.pass_context
+@friendly_errors
+def gaps(ctx, query, user, uri, as_json):
+    """Knowledge gaps around QUERY: entities it names that were never seen together, and faces
+    implied by what was seen but never observed themselves.
+
+    \b
+    Example:  graphmem gaps "Did Caroline and Melanie ever go to Paris?" --user demo
+    """
+    result = open_memory(ctx, uri).recall(query, user=user, k=0)
+    emit({"entities": [e.name for e in result.analysis.entities], "gaps": result.gaps}, as_json,
+         lambda d: (console.print(f"entities: {', '.join(d['entities']) or 'none matched'}"), _render_gaps(d["gaps"])))
+
+
+def _render_gaps(found: list[dict]) -> None:
+    if not found:
+        console.print("no gaps among the matched entities")
+        return
+    table = Table(title=f"{len(found)} gaps")
+    table.add_column("entities")
+    table.add_column("gap")
+    for g in found:
+        table.add_row(", ".join(g["vertices"]), g["gap"])
+    console.print(table)
+
+
+# -- the LoCoMo benchmark -------------------------------------------------------------
+
+
+class GraphmemSystem:
+    """graphmem as a benchmark system: each conversation ingested under its own user."""
+
+    def __init__(self, mem: Memory, channels: Sequence[str] = CHANNELS, neighbours: bool = True):
+        self.mem, self.channels, self.neighbours = mem, tuple(channels), neighbours
+
+    def warmup(self) -> None:
+        self.mem.embedder(), self.mem.nlp()
+
+    def prepare(self, conversation_id: str, turns) -> None:
+        self.mem.ingest(list(turns), user=f"locomo-{conversation_id}")
+
+    def retrieve(self, conversation_id: str, question: str, k: int) -> list[str]:
+        result = self.mem.recall(question, user=f"locomo-{conversation_id}", k=k, channels=self.channels,
+                                 neighbours=self.neighbours)
+        return result.source_ids
+
+
+def locomo_systems(mem: Memory, ablations: bool) -> dict:
+    from .evaluation.locomo import baselines
+
+    systems = {"graphmem": GraphmemSystem(mem)}
+    if ablations:
+        for channel in CHANNELS:
+            systems[f"graphmem -{channel}"] = GraphmemSystem(mem, [c for c in CHANNELS if c != channel])
+        systems["graphmem -neighbours"] = GraphmemSystem(mem, neighbours=False)
+    systems.update(baselines())
+    return systems
+
+
+@click.command("locomo")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--k", "ks", default="5,10,20", show_default=True, help="Comma-separated cut-offs.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Write the figures here.")
+@click.option("--plot", "plot_out", type=click.Path(dir_okay=False), default=None, help="Write a PNG bar plot here.")
+@click.option("--ablations", is_flag=True, help="Also run graphmem without each channel.")
+@click.option("--home", type=click.Path(file_okay=False), default=None,
+              help="Embedded database directory (default: a fresh temporary one).")
+@uri_option
+@friendly_errors
+def bench_locomo(paths, ks, json_out, plot_out, ablations, home, uri):
+    """Recall@k and All@k on LoCoMo conversations, per category, next to BM25 and dense
+    baselines measured in the same run.
+
+    \b
+    Example:  graphmem bench locomo ../shared/data/locomo/locomo10_v2/*.json --k 5,10,20
+    """
+    from rich.progress import Progress
+
+    from .evaluation.locomo import run_benchmark
+
+    cutoffs = [int(k) for k in ks.split(",") if k.strip()]
+    with tempfile.TemporaryDirectory(prefix="graphmem-locomo-") as tmp:
+        settings = Settings.from_env(uri=uri, home=Path(home or tmp))
+        with Memory(settings=settings) as mem, Progress(console=console, transient=True) as bar:
+            task = bar.add_task("questions", total=None)
+            result = run_benchmark(list(paths), locomo_systems(mem, ablations), ks=cutoffs,
+                                   progress=lambda p: bar.update(task, completed=p.done, total=p.total,
+                                                                 description=str(p)))
+        if uri is None and home is None:
+            from .drivers.embedded import EmbeddedServer
+
+            EmbeddedServer(settings.home).stop()
+    result.render(console)
+    if json_out:
+        Path(json_out).write_text(json.dumps(result.to_dict(), indent=2))
+        console.print(f"figures written to {json_out}")
+    if plot_out:
+        console.print(f"plot written to {result.plot(plot_out)}")
+
+
+COMMANDS = [recall, gaps]
+BENCH_COMMANDS = [bench_locomo]
