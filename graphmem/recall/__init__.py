@@ -123,7 +123,7 @@ def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int =
     return scores
 
 
-def _with_neighbours(mem, user: str, fused: dict[str, float], k: int, share: float = 0.5) -> dict[str, float]:
+def _with_neighbours(mem, user: str, fused: dict[str, float], k: int, share: float = 0.7) -> dict[str, float]:
     """A turn's answer is often its neighbour (the question before, the reply after): the
     turns next to the best k inherit a share of their score when that beats their own."""
     best = sorted(fused, key=lambda uid: -fused[uid])[:k]

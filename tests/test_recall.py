@@ -1,0 +1,104 @@
+"""Recall on a small transcript with known answers: each channel, fusion, gaps, isolation."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.recall import fuse, recall, trim_to_budget
+from graphmem.recall.analysis import analyse
+
+TRANSCRIPT = """\
+## 8 May 2023
+Alice: I adopted a puppy named Rex from the shelter in Lisbon.
+Bob: That's lovely! My daughter Emma plays the violin every evening.
+Alice: Rex chewed my favourite shoes yesterday.
+Bob: Emma and Rex should meet in Lisbon someday.
+
+## 3 June 2023
+Alice: I started pottery classes with Carol last week.
+Bob: I finally visited Tokyo with Emma.
+Alice: Carol made a blue vase in pottery class.
+"""
+
+
+@pytest.fixture(scope="module")
+def memory_user(mem, tmp_path_factory):
+    path = tmp_path_factory.mktemp("recall") / "chat.txt"
+    path.write_text(TRANSCRIPT)
+    user = "recall-fixture"
+    mem.ingest(path, user=user)
+    return mem, user
+
+
+def line(n: int) -> str:
+    return f"chat.txt:{n}"
+
+
+def test_each_channel_finds_its_answer(memory_user):
+    mem, user = memory_user
+    cases = [  # (query, channels, expected source in the top 3)
+        ("Which instrument does the daughter practise?", ["semantic"], line(3)),
+        ("violin", ["lexical"], line(3)),
+        ("What happened to Rex?", ["entity"], line(2)),
+        ("Did Emma and Rex meet in Lisbon?", ["simplicial"], line(5)),
+        ("What happened in June 2023?", ["temporal"], line(8)),
+    ]
+    for query, channels, expected in cases:
+        got = recall(mem, query, user=user, k=3, channels=channels, neighbours=False)
+        assert expected in got.source_ids, (query, channels, got.source_ids)
+        assert all(channels[0] in m.channels for m in got.memories)
+
+
+def test_fused_answer_explains_its_channels(memory_user):
+    mem, user = memory_user
+    got = mem.recall("Where did Alice adopt Rex?", user=user, k=5)
+    assert got.source_ids[0] == line(2)
+    first = got.memories[0]
+    assert {"semantic", "lexical", "entity", "simplicial"} <= set(first.channels)
+    assert first.session_date.startswith("2023-05-08") and first.speaker == "Alice"
+    assert "Alice adopted a puppy" in got.context()
+
+
+def test_analysis_types_entities_and_times(memory_user):
+    mem, user = memory_user
+    cx = mem.complex(user)
+    when = analyse(mem, cx, "When did Carol make the vase?")
+    assert when.type == "temporal" and "Carol" in [e.name for e in when.entities]
+    assert analyse(mem, cx, "Would Emma enjoy a concert?").type == "open-domain"
+    assert analyse(mem, cx, "What do Emma and Rex have in common?").type == "multi-hop"
+    june = analyse(mem, cx, "What happened in June 2023?")
+    assert june.time_text and june.time_range[1] - june.time_range[0] == 30 * 86400
+
+
+def test_gaps_name_entities_never_seen_together(memory_user):
+    mem, user = memory_user
+    got = mem.recall("Did Carol ever meet Rex in Tokyo?", user=user, k=3)
+    never = {tuple(sorted(g["vertices"])) for g in got.gaps if g["gap"] == "never seen together"}
+    assert ("Carol", "Rex") in never and ("Rex", "Tokyo") in never
+    assert ("Emma", "Tokyo") not in never  # Bob visited Tokyo with Emma
+    seen = mem.recall("Emma and Tokyo", user=user, k=3)
+    assert not [g for g in seen.gaps if g["gap"] == "never seen together"]
+
+
+def test_fusion_is_weighted_reciprocal_rank():
+    scores = fuse({"a": ["x", "y"], "b": ["y"]}, {"a": 1.0, "b": 2.0}, rrf_k=60)
+    assert scores["x"] == pytest.approx(1 / 61)
+    assert scores["y"] == pytest.approx(1 / 62 + 2 / 61)
+
+
+def test_token_budget_trims_from_the_bottom(memory_user):
+    mem, user = memory_user
+    full = mem.recall("Emma", user=user, k=5)
+    trimmed = trim_to_budget(full.memories, budget=30)
+    assert 0 < len(trimmed) < len(full.memories) and trimmed == full.memories[:len(trimmed)]
+
+
+def test_one_users_memories_never_reach_another(memory_user, mem, tmp_path):
+    mem_, user = memory_user
+    path = tmp_path / "other.txt"
+    path.write_text("## 1 July 2023\nZed: I adopted a puppy named Rex in Lisbon too.\n")
+    mem.ingest(path, user=f"{user}-other")
+    mine = mem.recall("puppy named Rex in Lisbon", user=user, k=10)
+    theirs = mem.recall("puppy named Rex in Lisbon", user=f"{user}-other", k=10)
+    assert theirs.source_ids == ["other.txt:2"]
+    assert "other.txt:2" not in mine.source_ids and all(m.speaker != "Zed" for m in mine.memories)
