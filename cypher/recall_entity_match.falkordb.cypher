@@ -1,5 +1,5 @@
 // recall_entity_match (FalkorDB): exact cosine over the user's entity name embeddings.
-// params: user_id, vector, scan, limit
+// params: user_id, vector, limit
 MATCH (e:Entity {user_id: $user_id})
 WHERE e.embedding IS NOT NULL
 RETURN e.vid AS vid, e.name AS name, e.kind AS kind, e.frequency AS frequency,
