@@ -14,6 +14,7 @@ from pathlib import Path
 # name -> module; add ingest and recall sections here when mem.ingest / mem.recall exist
 SECTIONS: list[tuple[str, str]] = [
     ("simplices", "bench.simplices"),
+    ("ingest", "bench.ingest"),
 ]
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
