@@ -2,7 +2,7 @@
 // statement. A memory is keyed by its uid (a hash of session, source id and text), so a
 // retry or a second ingest of the same transcript changes nothing.
 // $memories rows: {uid, text, restated, speaker, session, session_date, source_id, position,
-//                  observed_at, refers_to, time_text, caption, mentions: [vid]}
+//                  observed_at, refers_to, time_text, caption, length, mentions: [vid]}
 // params: user_id, memories
 UNWIND $memories AS row
 MERGE (s:Session {user_id: $user_id, id: row.session})
@@ -11,7 +11,7 @@ MERGE (m:Memory {user_id: $user_id, uid: row.uid})
   ON CREATE SET m.text = row.text, m.restated = row.restated, m.speaker = row.speaker,
                 m.session = row.session, m.session_date = row.session_date, m.source_id = row.source_id,
                 m.position = row.position, m.observed_at = row.observed_at, m.refers_to = row.refers_to,
-                m.time_text = row.time_text, m.caption = row.caption
+                m.time_text = row.time_text, m.caption = row.caption, m.length = row.length
 MERGE (m)-[:IN_SESSION]->(s)
 WITH m, row
 UNWIND row.mentions AS vid

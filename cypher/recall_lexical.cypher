@@ -1,9 +1,13 @@
-// recall_lexical: the user's memories matching the query's terms in the full-text index over
-// text and restated text (Lucene scoring). $terms is built from the query's words, escaped.
+// recall_lexical: Okapi BM25 (k1 = 1.2, b = 0.75) over the user's own term postings:
+// (:Memory)-[:HAS_TERM {tf}]->(:Term {word, df}), lemmas written at ingest. Scored in the
+// graph, so every backend ranks the same way and one user's words never weigh another's.
 // params: user_id, terms, limit
-CALL db.index.fulltext.queryNodes('memory_text', $terms) YIELD node, score
-WITH node, score
-WHERE node.user_id = $user_id
-RETURN node.uid AS uid, score
+MATCH (u:User {id: $user_id})
+UNWIND $terms AS word
+MATCH (t:Term {user_id: $user_id, word: word})
+WITH u, t, log(1.0 + (coalesce(u.memories, t.df) - t.df + 0.5) / (t.df + 0.5)) AS idf
+MATCH (t)<-[h:HAS_TERM]-(m:Memory)
+WITH m, sum(idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * m.length / coalesce(u.avg_length, 10.0)))) AS score
+RETURN m.uid AS uid, score
 ORDER BY score DESC
 LIMIT $limit

@@ -11,6 +11,8 @@ CREATE INDEX FOR (m:Memory) ON (m.session);
 CREATE INDEX FOR (m:Memory) ON (m.observed_at);
 CREATE INDEX FOR (s:Session) ON (s.user_id);
 CREATE INDEX FOR (s:Session) ON (s.id);
+CREATE INDEX FOR (t:Term) ON (t.user_id);
+CREATE INDEX FOR (t:Term) ON (t.word);
 CREATE INDEX FOR (n:SimplexNode) ON (n.user_id);
 CREATE INDEX FOR (n:SimplexNode) ON (n.key);
 CREATE INDEX FOR (n:SimplexNode) ON (n.vertex);

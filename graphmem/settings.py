@@ -14,7 +14,7 @@ from .errors import ConfigError
 ENV_PREFIX = "GRAPHMEM_"
 # Tuned once on the LoCoMo development split, one set for every type (per-type sets fit that
 # split better and new conversations worse); see README "Recall quality".
-_WEIGHTS = {"semantic": 1.5, "lexical": 0.5, "entity": 0.5, "simplicial": 0.5, "temporal": 1.0}
+_WEIGHTS = {"semantic": 1.0, "lexical": 0.5, "entity": 0.5, "simplicial": 0.25, "temporal": 1.0}
 RECALL_WEIGHTS = {t: dict(_WEIGHTS) for t in ("single-hop", "multi-hop", "temporal", "open-domain")}
 
 
@@ -35,6 +35,8 @@ class Settings:
     ingest_batch: int = 128  # turns per parse / embed / write step
     # recall: reciprocal-rank-fusion weight of each channel, per query type (JSON in the env)
     recall_weights: dict = field(default_factory=lambda: {t: dict(w) for t, w in RECALL_WEIGHTS.items()})
+    recall_rrf_k: int = 20  # reciprocal rank fusion's damping constant: smaller trusts the top ranks more
+    recall_neighbour_share: float = 0.6  # share of a top memory's score its session neighbours inherit (0: off)
 
     def __post_init__(self):
         object.__setattr__(self, "home", Path(self.home).expanduser())  # accept str paths too
@@ -60,6 +62,10 @@ class Settings:
             raise ConfigError("max_faces must be at least 1")
         if not 0 < self.entity_merge_threshold <= 1:
             raise ConfigError("entity_merge_threshold must be in (0, 1]")
+        if not 0 <= self.recall_neighbour_share <= 1:
+            raise ConfigError("recall_neighbour_share must be in [0, 1]")
+        if self.recall_rrf_k < 1:
+            raise ConfigError("recall_rrf_k must be at least 1")
         if self.ingest_batch < 1:
             raise ConfigError("ingest_batch must be at least 1")
         if self.aof_fsync not in ("always", "everysec", "no"):

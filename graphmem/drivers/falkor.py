@@ -19,6 +19,7 @@ UNIQUE_KEYS: list[tuple[str, tuple[str, ...]]] = [
     ("Memory", ("user_id", "uid")),
     ("Session", ("user_id", "id")),
     ("SimplexNode", ("user_id", "key")),
+    ("Term", ("user_id", "word")),
 ]
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from ..complex import Observation
 from ..errors import InputError
 from ..simplex import normalise, to_epoch
-from .extract import Extraction, extract
+from .extract import Extraction, extract, terms
 from .formats import FORMATS, Turn, read_transcript
 from .resolve import Resolver
 
@@ -97,6 +97,7 @@ def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[T
     if not dry_run and summary.turns:
         with clock("session simplices"):
             summary.session_simplices = cx.witness("session")
+            mem.run("count_memories", user_id=user)
             if mem.settings.witness_window > 0:
                 cx.witness("window", mem.settings.witness_window)
     summary.seconds = time.perf_counter() - started
@@ -188,10 +189,12 @@ def _ingest_batch(mem, cx, resolver: Resolver, embedder, transcript: str, batch:
         vid_of = cx.ensure_entities([e.name for e in entities.values()], {e.name: e.kind for e in entities.values()})
         for entity in entities.values():
             entity.vid = vid_of[entity.name]
-        rows, relations, observations = [], [], []
-        for turn, x, uid in zip(batch, extractions, uids):
+        rows, relations, observations, postings = [], [], [], []
+        for turn, x, uid, doc in zip(batch, extractions, uids, docs):
             vids = sorted({resolved[(m.name, m.kind)].vid for m in x.mentions})
-            rows.append(_memory_row(transcript, turn, x, uid, vids))
+            counts = terms(doc, turn.speaker, turn.caption)
+            postings.append({"uid": uid, "terms": [[w, n] for w, n in counts.items()]})
+            rows.append({**_memory_row(transcript, turn, x, uid, vids), "length": sum(counts.values())})
             for s, label, o in x.relations:
                 a, b = resolved[(x.mentions[s].name, x.mentions[s].kind)], resolved[(x.mentions[o].name, x.mentions[o].kind)]
                 if a.vid != b.vid:
@@ -200,6 +203,7 @@ def _ingest_batch(mem, cx, resolver: Resolver, embedder, transcript: str, batch:
                 observations.append(Observation(_cap(vids, x, resolved, mem.settings.max_simplex_size, summary),
                                                 kind="turn", witnesses=[uid], at=turn.session_date))
         summary.mentions += mem.run("ingest_memories", user_id=cx.user, memories=rows)[0]["mentions"]
+        mem.run("ingest_terms", user_id=cx.user, postings=postings)
         mem.run("set_memory_embeddings", user_id=cx.user,
                 rows=[{"uid": uid, "embedding": v.tolist()} for uid, v in zip(uids, vectors)])
         if relations:

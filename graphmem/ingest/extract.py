@@ -53,6 +53,30 @@ def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None
     return out
 
 
+# -- terms ----------------------------------------------------------------------------
+
+WORD = re.compile(r"[^\W_]+")
+
+
+def terms(doc: Doc, speaker: str, caption: str | None) -> dict[str, int]:
+    """What the lexical channel matches: lower-cased lemmas of the turn's content words, the
+    speaker's name and the words of an image caption, with their counts."""
+    from collections import Counter
+
+    words = [(t.lemma_ or t.text).lower() for t in doc if (t.is_alpha or t.like_num) and not t.is_stop]
+    words += WORD.findall(speaker.lower())
+    if caption:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        words += [w for w in WORD.findall(caption.lower()) if w not in STOP_WORDS]
+    return dict(Counter(words))
+
+
+def query_terms(doc: Doc) -> list[str]:
+    return list(dict.fromkeys((t.lemma_ or t.text).lower() for t in doc
+                              if (t.is_alpha or t.like_num) and not t.is_stop))
+
+
 # -- restatement ----------------------------------------------------------------------
 
 

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")
 DEPTH = 50  # how many memories each channel ranks
-RRF_K = 60  # reciprocal rank fusion's damping constant (Cormack et al.)
 
 
 @dataclass
@@ -92,9 +91,9 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
             rankings[channel] = CHANNEL_FUNCTIONS[channel](mem, user, analysis)
         _lap(clock, channel, t0)
     weights = mem.settings.recall_weights.get(analysis.type, {})
-    fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings})
-    if neighbours and fused:
-        fused = _with_neighbours(mem, user, fused, k)
+    fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, mem.settings.recall_rrf_k)
+    if neighbours and fused and mem.settings.recall_neighbour_share > 0:
+        fused = _with_neighbours(mem, user, fused, k, mem.settings.recall_neighbour_share)
     top = sorted(fused.items(), key=lambda item: -item[1])[:k]
     t0 = time.perf_counter()
     memories = _details(mem, user, top, rankings)
@@ -113,7 +112,7 @@ def _lap(clock: dict[str, float], name: str, since: float) -> None:
 # -- fusion ---------------------------------------------------------------------------
 
 
-def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int = RRF_K) -> dict[str, float]:
+def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int = 20) -> dict[str, float]:
     """Weighted reciprocal rank fusion: score(m) = sum over channels of w / (rrf_k + rank)."""
     scores: dict[str, float] = {}
     for channel, ranked in rankings.items():
@@ -123,7 +122,7 @@ def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int =
     return scores
 
 
-def _with_neighbours(mem, user: str, fused: dict[str, float], k: int, share: float = 0.7) -> dict[str, float]:
+def _with_neighbours(mem, user: str, fused: dict[str, float], k: int, share: float) -> dict[str, float]:
     """A turn's answer is often its neighbour (the question before, the reply after): the
     turns next to the best k inherit a share of their score when that beats their own."""
     best = sorted(fused, key=lambda uid: -fused[uid])[:k]
@@ -144,10 +143,9 @@ def _semantic(mem, user: str, a: Analysis) -> list[str]:
 
 
 def _lexical(mem, user: str, a: Analysis) -> list[str]:
-    terms = a.fulltext_query(mem.driver.dialect)
-    if not terms:
+    if not a.words:
         return []
-    return [r["uid"] for r in mem.run("recall_lexical", read_only=True, user_id=user, terms=terms, limit=DEPTH)]
+    return [r["uid"] for r in mem.run("recall_lexical", read_only=True, user_id=user, terms=a.words, limit=DEPTH)]
 
 
 def _entity(mem, user: str, a: Analysis) -> list[str]:
@@ -171,7 +169,7 @@ def _simplicial(mem, user: str, a: Analysis) -> tuple[list[str], list[dict]]:
     """Cofaces of the matched vertex set and of its subsets: a memory ranks by its best
     simplex, fuller overlap with the query first, then turn over session witnesses, then
     more observations, then lower dimension (a tighter co-occurrence)."""
-    vids = sorted({e.vid for e in a.entities})
+    vids = sorted(a.specific_vids())
     if not vids:
         return [], []
     rows = mem.run("recall_simplicial", read_only=True, user_id=user, vids=vids,

@@ -9,7 +9,7 @@ from calendar import monthrange
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from ..ingest.extract import mentions
+from ..ingest.extract import mentions, query_terms
 from ..simplex import normalise
 
 TEMPORAL = re.compile(r"^\s*when\b|\b(what|which) (year|month|day|date|time|week)\b|\bhow long (ago|before|after)\b|"
@@ -18,6 +18,7 @@ OPEN = re.compile(r"\b(would|likely|might|probably|could|considered?|if)\b", re.
 AGGREGATE = re.compile(r"\b(both|in common|how many|what (activities|kinds?|types?|things|books|events|places)|"
                        r"where (has|have)|which .* (has|have)|what .* (has|have) .* (done|made|bought|seen|visited))\b",
                        re.IGNORECASE)
+COMMON_SHARE = 0.1  # an entity in more than this share of memories (the speakers) tells little
 NAME_MATCH_FLOOR = 0.72  # cosine for a query mention to match an entity by name embedding
 CONCEPT_MATCH_FLOOR = 0.85
 
@@ -30,6 +31,7 @@ class Matched:
     score: float  # 1.0 by name or alias, else the cosine of the names
     how: str  # "name", "alias" or "vector"
     frequency: int = 1
+    common: bool = False  # in more than COMMON_SHARE of the memories
 
 
 @dataclass
@@ -40,13 +42,13 @@ class Analysis:
     time_range: tuple[float, float] | None
     time_text: str | None
     vector: list[float]
-    words: list[str]
+    words: list[str]  # lemmas of the content words, for the lexical channel
     notes: list[str] = field(default_factory=list)
 
-    def fulltext_query(self, dialect: str) -> str:
-        """The query's content words as an OR query for the backend's full-text engine (only
-        letters and digits survive, so no user text is read as query syntax)."""
-        return (" | " if dialect == "falkordb" else " OR ").join(self.words)
+    def specific_vids(self) -> list[int]:
+        """The matched vertices that are not everywhere (all of them if every one is)."""
+        specific = [e.vid for e in self.entities if not e.common]
+        return specific or [e.vid for e in self.entities]
 
     def to_dict(self) -> dict:
         return {"type": self.type, "entities": [vars(e) for e in self.entities], "time_text": self.time_text,
@@ -57,7 +59,7 @@ class Analysis:
 def analyse(mem, cx, query: str) -> Analysis:
     doc = mem.nlp()(query)
     found = [m for m in mentions(doc, speaker="", addressee=None) if len(m.name) >= 2]
-    words = list(dict.fromkeys(t.lower_ for t in doc if t.is_alpha and not t.is_stop and len(t) > 1))
+    words = query_terms(doc)
     notes: list[str] = []
     by_norm = {normalise(m.name): m for m in found}
     rows = mem.run("recall_entities_by_name", read_only=True, user_id=cx.user, norms=list(by_norm)) if by_norm else []
@@ -80,6 +82,9 @@ def analyse(mem, cx, query: str) -> Analysis:
                                           hit["frequency"] or 1)
             notes.append(f"{mention.name!r} matched entity {hit['name']!r} by name embedding ({hit['score']:.2f})")
     entities = sorted(matched.values(), key=lambda e: e.vid)
+    total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"] if entities else 0
+    for e in entities:
+        e.common = total > 0 and e.frequency > COMMON_SHARE * total
     time_range, time_text = _time_range(doc)
     kind = _type(query, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, notes)
