@@ -15,6 +15,7 @@ from pathlib import Path
 SECTIONS: list[tuple[str, str]] = [
     ("simplices", "bench.simplices"),
     ("ingest", "bench.ingest"),
+    ("recall", "bench.recall"),
 ]
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
