@@ -72,7 +72,8 @@ def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[T
     summary.entities_added = -len(resolver.entities)
     nlp = mem.nlp()
     clock = Stopwatch(summary.stages)
-    with ThreadPoolExecutor(max_workers=1) as parser:
+    pending = []
+    with ThreadPoolExecutor(max_workers=1) as parser, ThreadPoolExecutor(max_workers=1) as writer:
         for name, turns in transcripts:
             speakers = list(dict.fromkeys(t.speaker for t in turns))
             summary.sessions += len({t.session for t in turns})
@@ -89,10 +90,19 @@ def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[T
                     docs = parsed.result()
                 if index + 1 < len(batches):
                     parsed = parser.submit(_parse, nlp, batches[index + 1])
-                _ingest_batch(mem, cx, resolver, embedder, name, batch, docs, speakers, known, summary, clock,
-                              dry_run)
-                if progress:
-                    progress(name, len(batch))
+                plan = _plan_batch(mem, resolver, embedder, name, batch, docs, speakers, summary, clock)
+                if dry_run:
+                    _count_dry(plan, summary)
+                    if progress:
+                        progress(name, len(batch))
+                    continue
+                # the database works in its own process: this batch's writes overlap the next one's parse and embed
+                pending.append(writer.submit(_write_batch, mem, cx, plan, summary, clock))
+                pending[-1].add_done_callback(lambda _, n=len(batch), name=name: progress and progress(name, n))
+                while len(pending) > 2:  # bounded: at most two batches waiting for the database
+                    pending.pop(0).result()
+        for future in pending:
+            future.result()  # re-raises a failed write
     summary.entities_added += len(resolver.entities)
     if not dry_run and summary.turns:
         with clock("session simplices"):
@@ -102,6 +112,12 @@ def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[T
                 cx.witness("window", mem.settings.witness_window)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _count_dry(plan: BatchPlan, summary: IngestSummary) -> None:
+    summary.mentions += sum(len(row["mentions"]) for row in plan.rows)
+    summary.relations += len(plan.relations)
+    summary.turn_simplices += len(plan.words)
 
 
 class Stopwatch:
@@ -164,8 +180,22 @@ def _addressee(speaker: str, speakers: list[str]) -> str | None:
     return others[0] if len(speakers) == 2 and others else None
 
 
-def _ingest_batch(mem, cx, resolver: Resolver, embedder, transcript: str, batch: list[Turn], docs, speakers,
-                  known: set[str], summary: IngestSummary, clock: Stopwatch, dry_run: bool) -> None:
+@dataclass
+class BatchPlan:
+    """Everything one batch writes, computed without the database; vertices are entity norms
+    until the writer learns their vids."""
+
+    uids: list[str]
+    rows: list[dict]  # memory rows; "mentions" hold norms
+    postings: list[dict]
+    vectors: list[list[float]]
+    relations: list[tuple[str, str, str, str]]  # (subject norm, label, object norm, memory uid)
+    words: list[tuple[list[str], str, object]]  # (vertex norms, witnessing uid, session date)
+    entities: list[dict]  # {name, norm, kind, aliases, vector (None when unchanged)}
+
+
+def _plan_batch(mem, resolver: Resolver, embedder, transcript: str, batch: list[Turn], docs, speakers,
+                summary: IngestSummary, clock: Stopwatch) -> BatchPlan:
     with clock("extract"):
         for speaker in speakers:
             resolver.speaker(speaker)
@@ -180,51 +210,56 @@ def _ingest_batch(mem, cx, resolver: Resolver, embedder, transcript: str, batch:
     summary.memories_added += len(uids)
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
     entities = {e.norm: e for x in extractions for m in x.mentions for e in [resolved[(m.name, m.kind)]]}
-    if dry_run:
-        summary.mentions += sum(len({resolved[(m.name, m.kind)].norm for m in x.mentions}) for x in extractions)
-        summary.relations += sum(len(x.relations) for x in extractions)
-        summary.turn_simplices += sum(1 for x in extractions if x.mentions)
-        return
-    with clock("write"):
-        vid_of = cx.ensure_entities([e.name for e in entities.values()], {e.name: e.kind for e in entities.values()})
-        for entity in entities.values():
-            entity.vid = vid_of[entity.name]
-        rows, relations, observations, postings = [], [], [], []
-        for turn, x, uid, doc in zip(batch, extractions, uids, docs):
-            vids = sorted({resolved[(m.name, m.kind)].vid for m in x.mentions})
-            counts = terms(doc, turn.speaker, turn.caption)
-            postings.append({"uid": uid, "terms": [[w, n] for w, n in counts.items()]})
-            rows.append({**_memory_row(transcript, turn, x, uid, vids), "length": sum(counts.values())})
-            for s, label, o in x.relations:
-                a, b = resolved[(x.mentions[s].name, x.mentions[s].kind)], resolved[(x.mentions[o].name, x.mentions[o].kind)]
-                if a.vid != b.vid:
-                    relations.append({"subject": a.vid, "object": b.vid, "label": label, "memory": uid})
-            if vids:
-                observations.append(Observation(_cap(vids, x, resolved, mem.settings.max_simplex_size, summary),
-                                                kind="turn", witnesses=[uid], at=turn.session_date))
-        summary.mentions += mem.run("ingest_memories", user_id=cx.user, memories=rows)[0]["mentions"]
-        mem.run("ingest_terms", user_id=cx.user, postings=postings)
-        mem.run("set_memory_embeddings", user_id=cx.user,
-                rows=[{"uid": uid, "embedding": v.tolist()} for uid, v in zip(uids, vectors)])
-        if relations:
-            summary.relations += mem.run("ingest_relations", user_id=cx.user, relations=relations)[0]["relations"]
-        summary.turn_simplices += len(cx.insert_many(observations)) if observations else 0
-        _write_entities(mem, cx.user, resolver, entities.values())
-        mem.run("complete_memories", user_id=cx.user, uids=uids)
-
-
-def _write_entities(mem, user: str, resolver: Resolver, entities) -> None:
-    """Aliases, counts and (for new entities) name embeddings of the entities a batch touched."""
-    fresh = [e for e in entities if e.dirty]
-    unembedded = [e for e in fresh if e.vector is None]
-    for entity, vector in zip(unembedded, resolver.embed([e.name for e in unembedded])):
-        entity.vector = vector
-    if fresh:
-        mem.run("set_entity_embeddings", user_id=user,
-                rows=[{"vid": e.vid, "embedding": e.vector.tolist()} for e in fresh])
-    mem.run("update_entities", user_id=user, entities=[{"vid": e.vid, "aliases": e.aliases} for e in entities])
-    for entity in entities:
+    plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors], [], [], [])
+    for turn, x, uid, doc in zip(batch, extractions, uids, docs):
+        norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in x.mentions))
+        counts = terms(doc, turn.speaker, turn.caption)
+        plan.postings.append({"uid": uid, "terms": [[w, n] for w, n in counts.items()]})
+        plan.rows.append({**_memory_row(transcript, turn, x, uid, norms), "length": sum(counts.values())})
+        for s, label, o in x.relations:
+            a, b = resolved[(x.mentions[s].name, x.mentions[s].kind)], resolved[(x.mentions[o].name, x.mentions[o].kind)]
+            if a.norm != b.norm:
+                plan.relations.append((a.norm, label, b.norm, uid))
+        if norms:
+            plan.words.append((_cap(x, resolved, mem.settings.max_simplex_size, summary), uid, turn.session_date))
+    with clock("embed entities"):  # new entities and changed aliases
+        fresh = [e for e in entities.values() if e.dirty]
+        unembedded = [e for e in fresh if e.vector is None]
+        for entity, vector in zip(unembedded, embedder.embed([e.name for e in unembedded])):
+            entity.vector = vector
+    plan.entities = [{"name": e.name, "norm": e.norm, "kind": e.kind, "aliases": list(e.aliases),
+                      "vector": e.vector.tolist() if e.dirty else None} for e in entities.values()]
+    for entity in fresh:
         entity.dirty = False
+    return plan
+
+
+def _write_batch(mem, cx, plan: BatchPlan, summary: IngestSummary, clock: Stopwatch) -> None:
+    """The batch's idempotent statements, in dependency order; the memories are marked
+    complete last, so an interrupted batch is redone whole by the next run."""
+    with clock("write"):
+        names = {e["norm"]: e["name"] for e in plan.entities}
+        by_name = cx.ensure_entities(list(names.values()), {e["name"]: e["kind"] for e in plan.entities})
+        vid = {norm: by_name[name] for norm, name in names.items()}
+        rows = [{**row, "mentions": sorted(vid[n] for n in row["mentions"])} for row in plan.rows]
+        summary.mentions += mem.run("ingest_memories", user_id=cx.user, memories=rows)[0]["mentions"]
+        mem.run("ingest_terms", user_id=cx.user, postings=plan.postings)
+        mem.run("set_memory_embeddings", user_id=cx.user,
+                rows=[{"uid": uid, "embedding": v} for uid, v in zip(plan.uids, plan.vectors)])
+        if plan.relations:
+            relations = [{"subject": vid[a], "object": vid[b], "label": label, "memory": uid}
+                         for a, label, b, uid in plan.relations]
+            summary.relations += mem.run("ingest_relations", user_id=cx.user, relations=relations)[0]["relations"]
+        if plan.words:
+            observations = [Observation([vid[n] for n in norms], kind="turn", witnesses=[uid], at=at)
+                            for norms, uid, at in plan.words]
+            summary.turn_simplices += len(cx.insert_many(observations))
+        embedded = [{"vid": vid[e["norm"]], "embedding": e["vector"]} for e in plan.entities if e["vector"]]
+        if embedded:
+            mem.run("set_entity_embeddings", user_id=cx.user, rows=embedded)
+        mem.run("update_entities", user_id=cx.user,
+                entities=[{"vid": vid[e["norm"]], "aliases": e["aliases"]} for e in plan.entities])
+        mem.run("complete_memories", user_id=cx.user, uids=plan.uids)
 
 
 def _searchable(turn: Turn, x: Extraction) -> str:
@@ -233,22 +268,21 @@ def _searchable(turn: Turn, x: Extraction) -> str:
     return f"{text} [image: {turn.caption}]" if turn.caption else text
 
 
-def _memory_row(transcript: str, turn: Turn, x: Extraction, uid: str, vids: list[int]) -> dict:
+def _memory_row(transcript: str, turn: Turn, x: Extraction, uid: str, mentions: list) -> dict:
     return {
         "uid": uid, "text": turn.text, "restated": _searchable(turn, x), "speaker": turn.speaker,
         "session": f"{transcript}#{turn.session}", "source_id": turn.source_id, "position": turn.index,
         "session_date": turn.session_date.isoformat() if turn.session_date else None,
         "observed_at": to_epoch(turn.session_date) + turn.index * 1e-3 if turn.session_date else None,
         "refers_to": to_epoch(x.refers_to) if x.refers_to else None, "time_text": x.time_text,
-        "caption": turn.caption, "mentions": vids}
+        "caption": turn.caption, "mentions": mentions}
 
 
-def _cap(vids: list[int], x: Extraction, resolved, limit: int, summary: IngestSummary) -> list[int]:
-    """A turn with more entities than max_simplex_size keeps the named ones first, then the
-    earliest mentioned concepts; the summary counts how many turns were capped."""
-    if len(vids) <= limit:
-        return vids
-    summary.capped_simplices += 1
+def _cap(x: Extraction, resolved, limit: int, summary: IngestSummary) -> list[str]:
+    """The turn's entity norms; a turn with more than max_simplex_size entities keeps the named
+    ones first, then the earliest mentioned concepts, and the summary counts it."""
     ranked = sorted(x.mentions, key=lambda m: (m.kind == "CONCEPT", m.tokens.start if m.tokens else -1))
-    keep = list(dict.fromkeys(resolved[(m.name, m.kind)].vid for m in ranked))[:limit]
-    return sorted(keep)
+    norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in ranked))
+    if len(norms) > limit:
+        summary.capped_simplices += 1
+    return norms[:limit]
