@@ -43,6 +43,7 @@ class Analysis:
     time_text: str | None
     vector: list[float]
     words: list[str]  # lemmas of the content words, for the lexical channel
+    memories: int = 0  # how many memories the user holds
     notes: list[str] = field(default_factory=list)
 
     def specific_vids(self) -> list[int]:
@@ -87,7 +88,7 @@ def analyse(mem, cx, query: str) -> Analysis:
         e.common = total > 0 and e.frequency > COMMON_SHARE * total
     time_range, time_text = _time_range(doc)
     kind = _type(query, entities, time_text, notes)
-    return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, notes)
+    return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, total, notes)
 
 
 def _type(query: str, entities: list[Matched], time_text: str | None, notes: list[str]) -> str:
