@@ -79,10 +79,12 @@ class Embedder:
         dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dimensions = int(dimension())
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], threads: int | None = None) -> np.ndarray:
+        """`threads` caps torch's threads for this call (default: one for a few texts, else
+        torch's own setting)."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        with _threads(1 if len(texts) <= SMALL_BATCH else None):
+        with _threads(threads or (1 if len(texts) <= SMALL_BATCH else None)):
             vectors = self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
                                         convert_to_numpy=True, show_progress_bar=False)
         return vectors.astype(np.float32, copy=False)

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 __all__ = ["ingest", "IngestSummary", "Turn", "read_transcript", "FORMATS"]
 
 Progress = Callable[[str, int], None]  # (what, how many more turns are done)
+# Embedding takes one core, the spaCy parse thread (and the database) the others: MiniLM gains
+# little from a second torch thread, and torch threads that wait on a busy core lose a lot.
+EMBED_THREADS = 1
 
 
 @dataclass
@@ -68,7 +71,8 @@ def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[T
     known = _known_memories(mem, user) if not dry_run else set()
     catalog = mem.run("entity_catalog", read_only=True, user_id=user)
     embedder = mem.embedder()
-    resolver = Resolver(catalog, embedder.embed, mem.settings.entity_merge_threshold)
+    resolver = Resolver(catalog, lambda texts: embedder.embed(texts, threads=EMBED_THREADS),
+                        mem.settings.entity_merge_threshold)
     summary.entities_added = -len(resolver.entities)
     nlp = mem.nlp()
     clock = Stopwatch(summary.stages)
@@ -205,7 +209,7 @@ def _plan_batch(mem, resolver: Resolver, embedder, transcript: str, batch: list[
         resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions])
     texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
     with clock("embed"):
-        vectors = embedder.embed(texts)
+        vectors = embedder.embed(texts, threads=EMBED_THREADS)
     uids = [memory_uid(transcript, t) for t in batch]
     summary.memories_added += len(uids)
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
@@ -225,7 +229,7 @@ def _plan_batch(mem, resolver: Resolver, embedder, transcript: str, batch: list[
     with clock("embed entities"):  # new entities and changed aliases
         fresh = [e for e in entities.values() if e.dirty]
         unembedded = [e for e in fresh if e.vector is None]
-        for entity, vector in zip(unembedded, embedder.embed([e.name for e in unembedded])):
+        for entity, vector in zip(unembedded, embedder.embed([e.name for e in unembedded], threads=EMBED_THREADS)):
             entity.vector = vector
     plan.entities = [{"name": e.name, "norm": e.norm, "kind": e.kind, "aliases": list(e.aliases),
                       "vector": e.vector.tolist() if e.dirty else None} for e in entities.values()]
