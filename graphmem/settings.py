@@ -36,6 +36,7 @@ class Settings:
     # recall: reciprocal-rank-fusion weight of each channel, per query type (JSON in the env)
     recall_weights: dict = field(default_factory=lambda: {t: dict(w) for t, w in RECALL_WEIGHTS.items()})
     recall_rrf_k: int = 20  # reciprocal rank fusion's damping constant: smaller trusts the top ranks more
+    rerank_model: str = ""  # a cross-encoder (directory or cached name) that reorders the fused top; "" = off
     recall_neighbour_share: float = 0.6  # share of a top memory's score its session neighbours inherit (0: off)
 
     def __post_init__(self):

@@ -102,3 +102,17 @@ def test_one_users_memories_never_reach_another(memory_user, mem, tmp_path):
     theirs = mem.recall("puppy named Rex in Lisbon", user=f"{user}-other", k=10)
     assert theirs.source_ids == ["other.txt:2"]
     assert "other.txt:2" not in mine.source_ids and all(m.speaker != "Zed" for m in mine.memories)
+
+
+def test_rerank_without_its_model_says_so_and_keeps_the_order(memory_user):
+    from dataclasses import replace
+
+    mem, user = memory_user
+    plain = recall(mem, "Where did Alice adopt Rex?", user=user, k=3)
+    mem.settings, saved = replace(mem.settings, rerank_model="/nonexistent/cross-encoder"), mem.settings
+    try:
+        got = recall(mem, "Where did Alice adopt Rex?", user=user, k=3)
+    finally:
+        mem.settings = saved
+    assert got.source_ids == plain.source_ids
+    assert any("rerank off" in note for note in got.notes)

@@ -94,9 +94,12 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
     fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, mem.settings.recall_rrf_k)
     if neighbours and fused and mem.settings.recall_neighbour_share > 0:
         fused = _with_neighbours(mem, user, fused, k, mem.settings.recall_neighbour_share)
-    top = sorted(fused.items(), key=lambda item: -item[1])[:k]
+    top = sorted(fused.items(), key=lambda item: -item[1])[:k * (RERANK_POOL if mem.settings.rerank_model else 1)]
     t0 = time.perf_counter()
     memories = _details(mem, user, top, rankings)
+    if mem.settings.rerank_model:
+        memories = _rerank(mem, query, memories, analysis.notes)[:k]
+        _lap(clock, "rerank", t0)
     if token_budget is not None:
         memories = trim_to_budget(memories, token_budget)
     subcomplex, gaps = _structure(cx, analysis, simplices)
@@ -202,6 +205,23 @@ def _details(mem, user: str, top: list[tuple[str, float]], rankings: dict[str, l
                             round(score, 6), {c: r[uid] for c, r in ranks.items() if uid in r}, row["restated"],
                             refers.date().isoformat() if refers else None, row["caption"]))
     return out
+
+
+RERANK_POOL = 3  # the cross-encoder reorders the fused top k * RERANK_POOL
+
+
+def _rerank(mem, query: str, memories: list[Recalled], notes: list[str]) -> list[Recalled]:
+    """Reorder by a cross-encoder's score of (question, memory), when the configured model is
+    installed; otherwise say so and keep the fused order."""
+    from ..models import cross_encoder
+
+    model = cross_encoder(mem.settings.rerank_model)
+    if model is None:
+        notes.append(f"rerank off: model {mem.settings.rerank_model!r} is not installed")
+        return memories
+    scores = model.predict([(query, m.restated or m.text) for m in memories])
+    order = sorted(range(len(memories)), key=lambda i: -float(scores[i]))
+    return [memories[i] for i in order]
 
 
 def trim_to_budget(memories: list[Recalled], budget: int) -> list[Recalled]:
