@@ -165,3 +165,21 @@ def test_kill_9_then_rerun_gives_the_same_graph(mem, backend, user, tmp_path):
     got["stats"].pop("user"), want["stats"].pop("user")
     assert got == want
     assert interrupted, "the ingest finished before it could be killed; the test proved nothing"
+
+
+def test_a_turn_with_more_entities_than_the_bound_is_capped_and_counted(mem, user, tmp_path):
+    from dataclasses import replace
+
+    path = tmp_path / "crowd.txt"
+    path.write_text("## 1 June 2023\nAlice: I met Bob, Carol, Dan and Eve in Paris, Rome and Oslo.\n")
+    if mem.settings.uri is not None:
+        pytest.skip("opens a second handle on the embedded server")
+    small = Memory(settings=replace(mem.settings, max_simplex_size=3))
+    try:
+        summary = small.ingest(path, user=user)
+    finally:
+        small.close()
+    assert summary.capped_simplices == 1
+    turn = [s for s in mem.complex(user).simplices() if s.kind == "turn"]
+    assert len(turn) == 1 and len(turn[0].vids) == 3
+    assert set(turn[0].names) == {"Alice", "Bob", "Carol"}  # the speaker, then named ones in mention order
