@@ -287,7 +287,7 @@ def _plot(by_n: list[dict], out: Path, suffix: str) -> str | None:
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.plot(ns, [r["end_to_end"]["p50_ms"] for r in by_n], "o-", color="C0", label="end to end p50")
     ax.plot(ns, [r["end_to_end"]["p95_ms"] for r in by_n], "o--", color="C0", label="end to end p95")
-    for i, stage in enumerate(("analysis", "semantic", "lexical", "entity", "simplicial")):
+    for i, stage in enumerate(("analysis", "semantic", "lexical", "entity", "simplicial", "fusion+neighbours")):
         ax.plot(ns, [max(r["stages"][stage]["p50_ms"], 1e-2) for r in by_n], ".-", color=f"C{i + 1}",
                 alpha=0.7, label=f"{stage} p50")
     ax.axhline(100, color="grey", lw=0.8, ls=":")
