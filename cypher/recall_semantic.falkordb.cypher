@@ -1,9 +1,9 @@
-// recall_semantic (FalkorDB): exact cosine over the user's own memories. FalkorDB's vector
-// index cannot be filtered by user while it searches, and reading it deep then filtering
-// drops a small user's memories; an exact scan of one user's memories is both right and fast.
-// params: user_id, vector, limit
-MATCH (m:Memory {user_id: $user_id})
-WHERE m.embedding IS NOT NULL
-RETURN m.uid AS uid, 1.0 - vec.cosineDistance(m.embedding, vecf32($vector)) AS score
+// recall_semantic (FalkorDB): the vector index (HNSW; it yields cosine distance), read $scan
+// deep and filtered to the user.
+// params: user_id, vector, scan, limit
+CALL db.idx.vector.queryNodes('Memory', 'embedding', $scan, vecf32($vector)) YIELD node, score
+WITH node, score
+WHERE node.user_id = $user_id
+RETURN node.uid AS uid, 1.0 - score AS score
 ORDER BY score DESC
 LIMIT $limit

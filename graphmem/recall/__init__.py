@@ -141,7 +141,11 @@ def _with_neighbours(mem, user: str, fused: dict[str, float], k: int, share: flo
 
 
 def _semantic(mem, user: str, a: Analysis) -> list[str]:
-    rows = mem.run("recall_semantic", read_only=True, user_id=user, vector=a.vector, scan=DEPTH * 20, limit=DEPTH)
+    """The vector index, read DEPTH * 8 deep; when that holds fewer than DEPTH of the user's
+    memories (the index is shared by every user), an exact scan of the user's own."""
+    rows = mem.run("recall_semantic", read_only=True, user_id=user, vector=a.vector, scan=DEPTH * 8, limit=DEPTH)
+    if len(rows) < min(DEPTH, a.memories):
+        rows = mem.run("recall_semantic_exact", read_only=True, user_id=user, vector=a.vector, limit=DEPTH)
     return [r["uid"] for r in rows]
 
 

@@ -83,7 +83,7 @@ def analyse(mem, cx, query: str) -> Analysis:
                                           hit["frequency"] or 1)
             notes.append(f"{mention.name!r} matched entity {hit['name']!r} by name embedding ({hit['score']:.2f})")
     entities = sorted(matched.values(), key=lambda e: e.vid)
-    total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"] if entities else 0
+    total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"]
     for e in entities:
         e.common = total > 0 and e.frequency > COMMON_SHARE * total
     time_range, time_text = _time_range(doc)

@@ -1,0 +1,8 @@
+// recall_semantic_exact (FalkorDB): exact cosine over the user's own memories, for a user whose
+// memories the shared vector index, read $scan deep, does not reach (a small user among large ones).
+// params: user_id, vector, limit
+MATCH (m:Memory {user_id: $user_id})
+WHERE m.embedding IS NOT NULL
+RETURN m.uid AS uid, 1.0 - vec.cosineDistance(m.embedding, vecf32($vector)) AS score
+ORDER BY score DESC
+LIMIT $limit
