@@ -30,7 +30,9 @@ def recall(ctx, query, k, budget, user, uri, as_json):
     \b
     Example:  graphmem recall "When did Caroline go to the support group?" --user demo
     """
-    result = open_memory(ctx, uri).recall(query, user=user, k=k, token_budget=budget)
+    mem = open_memory(ctx, uri)
+    mem.embedder(), mem.nlp()  # loaded first, so the time printed is the recall's own
+    result = mem.recall(query, user=user, k=k, token_budget=budget)
 
     def render(d: dict) -> None:
         a = d["analysis"]
@@ -45,7 +47,7 @@ def recall(ctx, query, k, budget, user, uri, as_json):
                           m["text"], " ".join(f"{c}:{r}" for c, r in m["channels"].items()))
         console.print(table)
         _render_gaps(d["gaps"])
-        console.print(f"[dim]{d['timings_ms']['total']:.0f} ms[/]")
+        console.print(f"[dim]recall took {d['timings_ms']['total']:.0f} ms[/]")
 
     emit(result.to_dict(), as_json, render)
 
