@@ -68,7 +68,8 @@ def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[T
     summary = IngestSummary(user, files=len(transcripts), dry_run=dry_run,
                             turns=sum(len(turns) for _, turns in transcripts))
     cx = mem.complex(user)
-    known = _known_memories(mem, user) if not dry_run else set()
+    every = [memory_uid(name, t) for name, turns in transcripts for t in turns]
+    known = _known_memories(mem, user, every) if not dry_run else set()
     catalog = mem.run("entity_catalog", read_only=True, user_id=user)
     embedder = mem.embedder()
     resolver = Resolver(catalog, lambda texts: embedder.embed(texts, threads=EMBED_THREADS),
@@ -169,8 +170,8 @@ def _parse(nlp, batch: list[Turn]):
     return list(nlp.pipe([t.text for t in batch], batch_size=64))
 
 
-def _known_memories(mem: "Memory", user: str) -> set[str]:
-    return {row["uid"] for row in mem.run("memory_uids", read_only=True, user_id=user)}
+def _known_memories(mem: "Memory", user: str, uids: list[str]) -> set[str]:
+    return {row["uid"] for row in mem.run("memory_uids", read_only=True, user_id=user, uids=uids)}
 
 
 def memory_uid(transcript: str, turn: Turn) -> str:
