@@ -1,10 +1,12 @@
 // recall_lexical: Okapi BM25 (k1 = 1.2, b = 0.75) over the user's own term postings:
 // (:Memory)-[:HAS_TERM {tf}]->(:Term {word, df}), lemmas written at ingest. Scored in the
 // graph, so every backend ranks the same way and one user's words never weigh another's.
-// params: user_id, terms, limit
+// A word in more than $max_df memories is skipped (it weighs little and costs its whole posting list).
+// params: user_id, terms, max_df, limit
 MATCH (u:User {id: $user_id})
 UNWIND $terms AS word
 MATCH (t:Term {user_id: $user_id, word: word})
+WHERE t.df <= $max_df
 WITH u, t, log(1.0 + (coalesce(u.memories, t.df) - t.df + 0.5) / (t.df + 0.5)) AS idf
 MATCH (t)<-[h:HAS_TERM]-(m:Memory)
 WITH m, sum(idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * m.length / coalesce(u.avg_length, 10.0)))) AS score

@@ -116,3 +116,14 @@ def test_rerank_without_its_model_says_so_and_keeps_the_order(memory_user):
         mem.settings = saved
     assert got.source_ids == plain.source_ids
     assert any("rerank off" in note for note in got.notes)
+
+
+def test_entities_too_frequent_to_walk_only_boost_what_others_found(memory_user, monkeypatch):
+    import graphmem.recall as recall_module
+
+    mem, user = memory_user
+    monkeypatch.setattr(recall_module, "FANOUT", 0)  # every entity counts as too frequent
+    alone = recall(mem, "What happened to Rex?", user=user, k=3, channels=["entity"], neighbours=False)
+    assert alone.memories == []  # nothing found by other channels: nothing to boost
+    fused = recall(mem, "What happened to Rex?", user=user, k=3, channels=["semantic", "entity"], neighbours=False)
+    assert all("entity" in m.channels for m in fused.memories if "Rex" in m.text)

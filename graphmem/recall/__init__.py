@@ -20,7 +20,7 @@ from .analysis import Analysis, analyse
 if TYPE_CHECKING:
     from ..memory import Memory
 
-CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")
+CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")  # entity after those it may boost
 DEPTH = 50  # how many memories each channel ranks
 
 
@@ -87,6 +87,8 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
         t0 = time.perf_counter()
         if channel == "simplicial":
             rankings[channel], simplices = _simplicial(mem, user, analysis)
+        elif channel == "entity":
+            rankings[channel] = _entity(mem, user, analysis, _seen(rankings))
         else:
             rankings[channel] = CHANNEL_FUNCTIONS[channel](mem, user, analysis)
         _lap(clock, channel, t0)
@@ -106,6 +108,10 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
     _lap(clock, "structure", t0)
     clock["total"] = round((time.perf_counter() - started) * 1000, 2)
     return Recollection(query, user, analysis, memories, subcomplex, gaps, analysis.notes, clock)
+
+
+def _seen(rankings: dict[str, list[str]]) -> list[str]:
+    return list(dict.fromkeys(uid for ranked in rankings.values() for uid in ranked))
 
 
 def _lap(clock: dict[str, float], name: str, since: float) -> None:
@@ -152,15 +158,31 @@ def _semantic(mem, user: str, a: Analysis) -> list[str]:
 def _lexical(mem, user: str, a: Analysis) -> list[str]:
     if not a.words:
         return []
-    return [r["uid"] for r in mem.run("recall_lexical", read_only=True, user_id=user, terms=a.words, limit=DEPTH)]
+    max_df = max(LEXICAL_MIN_DF_CAP, int(LEXICAL_MAX_DF_SHARE * a.memories))
+    return [r["uid"] for r in mem.run("recall_lexical", read_only=True, user_id=user, terms=a.words,
+                                      max_df=max_df, limit=DEPTH)]
 
 
-def _entity(mem, user: str, a: Analysis) -> list[str]:
-    if not a.entities:
-        return []
-    seeds = [{"vid": e.vid, "weight": e.score} for e in a.entities]
-    rows = mem.run("recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, limit=DEPTH)
-    return [r["uid"] for r in rows]
+# A word in more than this share of a large memory (and in more than LEXICAL_MIN_DF_CAP
+# memories) weighs almost nothing in BM25 and costs a walk of all its postings: skipped.
+LEXICAL_MAX_DF_SHARE = 0.1
+LEXICAL_MIN_DF_CAP = 1000
+FANOUT = 1000  # an entity mentioned more often than this is not walked (see _entity)
+
+
+def _entity(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list[str]:
+    """Memories mentioning the matched entities (and one RELATES hop), rarer ones weighing more.
+    An entity with more than FANOUT mentions would make the walk grow with the memory: it
+    only adds its weight to the memories the other channels found."""
+    seeds = [{"vid": e.vid, "weight": e.score} for e in a.entities if e.frequency <= FANOUT]
+    boosts = [{"vid": e.vid, "weight": e.score / math.log(2 + e.frequency)} for e in a.entities
+              if e.frequency > FANOUT]
+    scores = {r["uid"]: r["score"] for r in mem.run(
+        "recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, limit=DEPTH)} if seeds else {}
+    if boosts and candidates:
+        for r in mem.run("recall_entity_boost", read_only=True, user_id=user, uids=list(candidates), boosts=boosts):
+            scores[r["uid"]] = scores.get(r["uid"], 0.0) + r["score"]
+    return sorted(scores, key=lambda uid: -scores[uid])[:DEPTH]
 
 
 def _temporal(mem, user: str, a: Analysis) -> list[str]:
