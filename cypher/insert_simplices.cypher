@@ -1,45 +1,73 @@
 // insert_simplices: record observed simplices in the simplex tree, in one statement.
-// $nodes holds every trie node the words need (each prefix of each word, ascending vids):
-//   {key: "3,7", parent: "3", vertex: 7, depth: 2, path: [3, 7], ring: "7:2"}
-// $words holds one row per distinct simplex: {key, kind, meta, count, first, last, witnesses: [uid]}.
+// $vids: every vertex of the batch, ascending. $nodes: every trie node the words need (each prefix
+// of each word), parents before children, each naming its own position i, its label's position
+// vi in $vids and its parent's position pi in $nodes (null at depth 1):
+//   {i: 4, key: "3,7", vertex: 7, depth: 2, path: [3, 7], ring: "7:2", vi: 1, pi: 0}
+// $words: one row per distinct simplex, with its node's position:
+//   {node, kind, meta, count, first, last, witnesses: [uid]}.
 // Nothing is written unless every vertex in $vids is an entity of the user.
 // A word with witnesses counts each witnessing memory once, so a retry does not double it;
 // a simplex keeps the kind of its first observation.
+// Every lookup is by index once: the entities and trie nodes are collected in $vids / $nodes
+// order and reached by position afterwards (bench/README.md: index seeks were most of the time).
+// The rings that gain a node are unlinked at their head before any edge is created: on
+// FalkorDB 4.16 a DELETE after CREATEs in the same statement flushed the whole relation matrix
+// (~20-30 ms at 10^5 simplices, growing with N: that was single inserts' growth).
 // params: user_id, vids, nodes, words
-OPTIONAL MATCH (e:Entity {user_id: $user_id})
-WHERE e.vid IN $vids
-WITH count(e) = size($vids) AS ok
-// 1. trie nodes, merged by their path key
-UNWIND (CASE WHEN ok THEN $nodes ELSE [] END) AS t
-MERGE (n:SimplexNode {user_id: $user_id, key: t.key})
-  ON CREATE SET n.vertex = t.vertex, n.depth = t.depth, n.path = t.path, n.count = 0, n.fresh = true
-WITH ok, count(*) AS merged
-// 2. new nodes: PARENT and LABEL edges, then spliced into their NEXT_SAME_LABEL ring
-UNWIND (CASE WHEN ok THEN $nodes ELSE [] END) AS t
-MATCH (n:SimplexNode {user_id: $user_id, key: t.key})
-WHERE n.fresh = true
-MATCH (label:Entity {user_id: $user_id, vid: t.vertex})
-OPTIONAL MATCH (parent:SimplexNode {user_id: $user_id, key: t.parent})
-CREATE (n)-[:LABEL]->(label)
-FOREACH (p IN CASE WHEN parent IS NULL THEN [] ELSE [parent] END | CREATE (n)-[:PARENT]->(p))
-WITH t.ring AS ring, collect(n) AS fresh
-OPTIONAL MATCH (head:SimplexNode {user_id: $user_id, ring_head: ring})
-OPTIONAL MATCH (head)-[link:NEXT_SAME_LABEL]->(after)
-DELETE link
-WITH ring, fresh, head IS NULL AS new_ring,
-     CASE WHEN head IS NULL THEN fresh + fresh[0..1] ELSE [head] + fresh + [after] END AS chain
-FOREACH (f IN CASE WHEN new_ring THEN fresh[0..1] ELSE [] END | SET f.ring_head = ring)
-FOREACH (i IN range(0, size(chain) - 2) |
-  FOREACH (a IN [chain[i]] | FOREACH (b IN [chain[i + 1]] | CREATE (a)-[:NEXT_SAME_LABEL]->(b))))
-FOREACH (f IN fresh | REMOVE f.fresh)
-// an aggregate with no grouping key yields one row even when no node was new
-WITH count(*) AS rings
-OPTIONAL MATCH (e:Entity {user_id: $user_id})
-WHERE e.vid IN $vids
-WITH count(e) = size($vids) AS ok
-// 3. the words themselves: observation counts, kind, metadata, times, witnesses
-UNWIND (CASE WHEN ok THEN $words ELSE [] END) AS w
-MATCH (s:SimplexNode {user_id: $user_id, key: w.key})
+UNWIND $vids AS v
+OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: v})
+WITH v, e ORDER BY v
+WITH collect(e) AS labels
+// a missing entity ends the statement here, before anything is written
+WHERE size(labels) = size($vids) AND all(i IN range(0, size($vids) - 1) WHERE labels[i].vid = $vids[i])
+// 1. the rings that gain a node: [positions of its new nodes, head, head's successor]; the
+//    head -> successor link is cut here and the new nodes are spliced in between at step 3
+CALL () {
+  UNWIND $nodes AS t
+  OPTIONAL MATCH (old:SimplexNode {user_id: $user_id, key: t.key})
+  WITH t WHERE old IS NULL
+  WITH t.ring AS ring, collect([t.i, t.vi, t.pi]) AS fresh
+  OPTIONAL MATCH (head:SimplexNode {user_id: $user_id, ring_head: ring})
+  OPTIONAL MATCH (head)-[link:NEXT_SAME_LABEL]->(after)
+  DELETE link
+  RETURN collect([fresh, head, after]) AS rings
+}
+// 2. trie nodes, merged by key; the first new node of a new ring becomes its head
+CALL (rings) {
+  WITH [r IN rings WHERE r[1] IS NULL | r[0][0][0]] AS heads
+  UNWIND $nodes AS t
+  WITH t, t.i IN heads AS head
+  MERGE (n:SimplexNode {user_id: $user_id, key: t.key})
+    ON CREATE SET n.vertex = t.vertex, n.depth = t.depth, n.path = t.path, n.count = 0,
+                  n.ring_head = CASE WHEN head THEN t.ring END
+  // MERGE does not keep its input's order (FalkorDB 4.16 emits matched rows in reverse)
+  WITH t.i AS i, n ORDER BY i
+  RETURN collect(n) AS trie
+}
+// 3. splice: head -> new nodes -> old successor (a new ring closes on itself)
+CALL (rings, trie) {
+  UNWIND rings AS r
+  WITH [f IN r[0] | trie[f[0]]] AS fresh, r[1] AS head, r[2] AS after
+  WITH CASE WHEN head IS NULL THEN fresh + fresh[0..1] ELSE [head] + fresh + [after] END AS chain
+  UNWIND range(0, size(chain) - 2) AS i
+  WITH chain[i] AS a, chain[i + 1] AS b
+  CREATE (a)-[:NEXT_SAME_LABEL]->(b)
+  RETURN count(*) AS spliced
+}
+// 4. new nodes' LABEL and PARENT edges
+CALL (rings, trie, labels) {
+  UNWIND rings AS r
+  UNWIND r[0] AS f
+  WITH trie[f[0]] AS n, labels[f[1]] AS label, trie[coalesce(f[2], f[0])] AS parent, f[2] IS NULL AS root
+  CREATE (n)-[:LABEL]->(label)
+  FOREACH (p IN CASE WHEN root THEN [] ELSE [parent] END | CREATE (n)-[:PARENT]->(p))
+  RETURN count(*) AS linked
+}
+// 5. the words themselves: observation counts, kind, metadata, times, witnesses
+UNWIND $words AS w
+WITH trie[w.node] AS node, w
+// a node taken from a list is not matchable on FalkorDB 4.16 until UNWIND binds it again
+UNWIND [node] AS s
 UNWIND (CASE WHEN size(w.witnesses) = 0 THEN [null] ELSE w.witnesses END) AS uid
 OPTIONAL MATCH (m:Memory {user_id: $user_id, uid: uid})
 OPTIONAL MATCH (s)-[seen:WITNESSED_BY]->(m)
@@ -54,6 +82,6 @@ SET s.count = s.count + CASE
     s.meta = coalesce(w.meta, s.meta),
     s.first_seen = CASE WHEN s.first_seen IS NULL OR w.first < s.first_seen THEN w.first ELSE s.first_seen END,
     s.last_seen = CASE WHEN s.last_seen IS NULL OR w.last > s.last_seen THEN w.last ELSE s.last_seen END
-RETURN s.path AS path, s.count AS count, s.kind AS kind, s.meta AS meta,
+RETURN s.key AS key, s.count AS count, s.kind AS kind, s.meta AS meta,
        s.first_seen AS first_seen, s.last_seen AS last_seen,
        [(s)-[:WITNESSED_BY]->(x) | x.uid] AS witnesses

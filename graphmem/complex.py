@@ -163,20 +163,27 @@ class Complex:
     def _insert_batch(self, words: list[dict]) -> dict[str, Simplex]:
         nodes = {node["key"]: node for word in words for node in trie_nodes(word["vids"])}
         vids = sorted({v for word in words for v in word["vids"]})
+        # rows refer to each other by position (insert_simplices.cypher): a node to its label
+        # ($vids) and its parent ($nodes, parents first), a word to its node
+        position = {v: i for i, v in enumerate(vids)}
+        ordered = sorted(nodes.values(), key=lambda n: n["depth"])
+        index = {node["key"]: i for i, node in enumerate(ordered)}
         rows = self._run(
             "insert_simplices",
             vids=vids,
-            nodes=sorted(nodes.values(), key=lambda n: n["depth"]),
-            words=[{k: w[k] for k in ("key", "kind", "meta", "count", "first", "last", "witnesses")} for w in words],
+            nodes=[{"i": i, "key": n["key"], "vertex": n["vertex"], "depth": n["depth"], "path": n["path"],
+                    "ring": n["ring"], "vi": position[n["vertex"]], "pi": index.get(n["parent"])}
+                   for i, n in enumerate(ordered)],
+            words=[{"node": index[w["key"]], **{k: w[k] for k in ("kind", "meta", "count", "first", "last", "witnesses")}}
+                   for w in words],
         )
         if not rows:
             self._check_vids_exist(set(vids))
             raise GraphmemError(f"insert_simplices wrote nothing for user {self.user!r}")
-        names = dict(zip(vids, self._names(vids)))
+        self._names(vids)
         result = {}
         for row in rows:
-            row["names"] = [[i, names[v]] for i, v in enumerate(row["path"])]
-            simplex = Simplex.from_row(row)
+            simplex = Simplex.from_row(row, self._name_of)
             result[simplex.key] = simplex
         return result
 

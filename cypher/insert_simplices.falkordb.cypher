@@ -1,0 +1,92 @@
+// insert_simplices (FalkorDB): as insert_simplices.cypher, with FalkorDB 4.16's subquery syntax
+// (`CALL { WITH a, b ... }`: it has no `CALL (a, b) { ... }` scope clause, which Neo4j 5.23+ wants).
+// Record observed simplices in the simplex tree, in one statement.
+// $vids: every vertex of the batch, ascending. $nodes: every trie node the words need (each prefix
+// of each word), parents before children, each naming its own position i, its label's position
+// vi in $vids and its parent's position pi in $nodes (null at depth 1):
+//   {i: 4, key: "3,7", vertex: 7, depth: 2, path: [3, 7], ring: "7:2", vi: 1, pi: 0}
+// $words: one row per distinct simplex, with its node's position:
+//   {node, kind, meta, count, first, last, witnesses: [uid]}.
+// Nothing is written unless every vertex in $vids is an entity of the user.
+// A word with witnesses counts each witnessing memory once, so a retry does not double it;
+// a simplex keeps the kind of its first observation.
+// Every lookup is by index once: the entities and trie nodes are collected in $vids / $nodes
+// order and reached by position afterwards (bench/README.md: index seeks were most of the time).
+// The rings that gain a node are unlinked at their head before any edge is created: on
+// FalkorDB 4.16 a DELETE after CREATEs in the same statement flushed the whole relation matrix
+// (~20-30 ms at 10^5 simplices, growing with N: that was single inserts' growth).
+// params: user_id, vids, nodes, words
+UNWIND $vids AS v
+OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: v})
+WITH v, e ORDER BY v
+WITH collect(e) AS labels
+// a missing entity ends the statement here, before anything is written
+WHERE size(labels) = size($vids) AND all(i IN range(0, size($vids) - 1) WHERE labels[i].vid = $vids[i])
+// 1. the rings that gain a node: [positions of its new nodes, head, head's successor]; the
+//    head -> successor link is cut here and the new nodes are spliced in between at step 3
+CALL {
+  UNWIND $nodes AS t
+  OPTIONAL MATCH (old:SimplexNode {user_id: $user_id, key: t.key})
+  WITH t WHERE old IS NULL
+  WITH t.ring AS ring, collect([t.i, t.vi, t.pi]) AS fresh
+  OPTIONAL MATCH (head:SimplexNode {user_id: $user_id, ring_head: ring})
+  OPTIONAL MATCH (head)-[link:NEXT_SAME_LABEL]->(after)
+  DELETE link
+  RETURN collect([fresh, head, after]) AS rings
+}
+// 2. trie nodes, merged by key; the first new node of a new ring becomes its head
+CALL {
+  WITH rings
+  WITH [r IN rings WHERE r[1] IS NULL | r[0][0][0]] AS heads
+  UNWIND $nodes AS t
+  WITH t, t.i IN heads AS head
+  MERGE (n:SimplexNode {user_id: $user_id, key: t.key})
+    ON CREATE SET n.vertex = t.vertex, n.depth = t.depth, n.path = t.path, n.count = 0,
+                  n.ring_head = CASE WHEN head THEN t.ring END
+  // MERGE does not keep its input's order (FalkorDB 4.16 emits matched rows in reverse)
+  WITH t.i AS i, n ORDER BY i
+  RETURN collect(n) AS trie
+}
+// 3. splice: head -> new nodes -> old successor (a new ring closes on itself)
+CALL {
+  WITH rings, trie
+  UNWIND rings AS r
+  WITH [f IN r[0] | trie[f[0]]] AS fresh, r[1] AS head, r[2] AS after
+  WITH CASE WHEN head IS NULL THEN fresh + fresh[0..1] ELSE [head] + fresh + [after] END AS chain
+  UNWIND range(0, size(chain) - 2) AS i
+  WITH chain[i] AS a, chain[i + 1] AS b
+  CREATE (a)-[:NEXT_SAME_LABEL]->(b)
+  RETURN count(*) AS spliced
+}
+// 4. new nodes' LABEL and PARENT edges
+CALL {
+  WITH rings, trie, labels
+  UNWIND rings AS r
+  UNWIND r[0] AS f
+  WITH trie[f[0]] AS n, labels[f[1]] AS label, trie[coalesce(f[2], f[0])] AS parent, f[2] IS NULL AS root
+  CREATE (n)-[:LABEL]->(label)
+  FOREACH (p IN CASE WHEN root THEN [] ELSE [parent] END | CREATE (n)-[:PARENT]->(p))
+  RETURN count(*) AS linked
+}
+// 5. the words themselves: observation counts, kind, metadata, times, witnesses
+UNWIND $words AS w
+WITH trie[w.node] AS node, w
+// a node taken from a list is not matchable on FalkorDB 4.16 until UNWIND binds it again
+UNWIND [node] AS s
+UNWIND (CASE WHEN size(w.witnesses) = 0 THEN [null] ELSE w.witnesses END) AS uid
+OPTIONAL MATCH (m:Memory {user_id: $user_id, uid: uid})
+OPTIONAL MATCH (s)-[seen:WITNESSED_BY]->(m)
+FOREACH (x IN CASE WHEN m IS NOT NULL AND seen IS NULL THEN [m] ELSE [] END | CREATE (s)-[:WITNESSED_BY]->(x))
+WITH s, w, sum(CASE WHEN m IS NOT NULL AND seen IS NULL THEN 1 ELSE 0 END) AS added
+SET s.count = s.count + CASE
+      WHEN size(w.witnesses) = 0 THEN w.count
+      WHEN added > 0 THEN added
+      WHEN s.count = 0 THEN 1
+      ELSE 0 END,
+    s.kind = coalesce(s.kind, w.kind),
+    s.meta = coalesce(w.meta, s.meta),
+    s.first_seen = CASE WHEN s.first_seen IS NULL OR w.first < s.first_seen THEN w.first ELSE s.first_seen END,
+    s.last_seen = CASE WHEN s.last_seen IS NULL OR w.last > s.last_seen THEN w.last ELSE s.last_seen END
+RETURN s.key AS key, s.count AS count, s.kind AS kind, s.meta AS meta,
+       s.first_seen AS first_seen, s.last_seen AS last_seen,
+       [(s)-[:WITNESSED_BY]->(x) | x.uid] AS witnesses
