@@ -11,13 +11,14 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .errors import GraphmemError, InputError, UnknownEntity, UnknownUser
-from .simplex import (Face, Simplex, Vertex, check_vertices, key_vids, normalise, subsets, to_epoch,
-                      trie_nodes, word_key)
+from .simplex import (Face, Simplex, Vertex, check_vertices, from_epoch, key_vids, normalise, subsets,
+                      to_epoch, trie_nodes, word_key)
 
 if TYPE_CHECKING:
     from .memory import Memory
 
 BATCH = 500  # words per insert statement; each statement is atomic
+SEP = "\x1f"  # field separator in cofaces rows: JSON escapes it, keys and counts never hold it
 PLACE_KINDS = ["GPE", "LOC", "FAC"]
 
 
@@ -201,22 +202,32 @@ class Complex:
     def __contains__(self, vertices: Sequence[Vertex]) -> bool:
         return self.find(vertices) is not None
 
-    def cofaces(self, vertices: Sequence[Vertex], limit: int | None = None) -> list[Simplex]:
-        """Every stored simplex containing all the vertices: largest first, then most observed."""
+    def cofaces(self, vertices: Sequence[Vertex], limit: int | None = None, *,
+                witnesses: bool = True) -> list[Simplex]:
+        """Every stored simplex containing all the vertices: largest first, then most observed.
+        With witnesses=False the simplices carry no witnesses (one traversal less per simplex)."""
         vids = self.vids(vertices)
         if vids is None:
             return []
-        rows = self._run("cofaces", read_only=True, vids=list(vids), limit=limit or 1 << 31)
-        if not rows:
+        name = "cofaces_witnesses" if witnesses else "cofaces"
+        found = self._run(name, read_only=True, vids=list(vids), limit=limit or 1 << 31, sep=SEP)[0]
+        if not found["rows"]:
             self._require_user()
             return []
-        # rows carry keys, not names (cofaces.cypher): names come from the cache, one
-        # entity_names statement for the vertices it has not seen yet
-        paths = [key_vids(row["key"]) for row in rows]
-        for row, path in zip(rows, paths):
-            row["path"] = path
+        # one string per simplex (cofaces.cypher): key, count, meta, kind; names come from the
+        # cache, one entity_names statement for the vertices it has not seen yet
+        rows = [row.split(SEP, 3) for row in found["rows"]]
+        paths = [key_vids(row[0]) for row in rows]
         self._names({v for path in paths for v in path})
-        return [Simplex.from_row(row, self._name_of) for row in rows]
+        names = self._name_of
+        result = []
+        for (_, count, meta, kind), path, (first, last), seen in zip(
+                rows, paths, found["times"], found.get("witnesses") or [()] * len(rows)):
+            result.append(Simplex(
+                vids=path, names=tuple(names.get(v, str(v)) for v in path), kind=kind[1:] if kind else None,
+                count=int(float(count)), first_seen=from_epoch(first), last_seen=from_epoch(last),
+                witnesses=tuple(sorted(seen)), meta=json.loads(meta) if meta else {}))
+        return result
 
     def simplices(self, limit: int | None = None) -> list[Simplex]:
         """Every stored simplex, largest first, then most observed."""
