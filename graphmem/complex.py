@@ -17,7 +17,7 @@ from .simplex import (Face, Simplex, Vertex, check_vertices, from_epoch, key_vid
 if TYPE_CHECKING:
     from .memory import Memory
 
-BATCH = 500  # words per insert statement; each statement is atomic
+BATCH = 2000  # words per insert statement (one round trip each); each statement is atomic
 SEP = "\x1f"  # field separator in cofaces rows: JSON escapes it, keys and counts never hold it
 PLACE_KINDS = ["GPE", "LOC", "FAC"]
 
