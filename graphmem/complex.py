@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .errors import GraphmemError, InputError, UnknownEntity, UnknownUser
-from .simplex import (Face, Simplex, Vertex, check_vertices, from_epoch, key_vids, normalise, subsets,
-                      to_epoch, trie_nodes, word_key)
+from .simplex import (Face, Simplex, Vertex, check_vertices, normalise, subsets, to_epoch,
+                      trie_nodes, word_key)
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -215,18 +215,23 @@ class Complex:
             self._require_user()
             return []
         # one string per simplex (cofaces.cypher): key, count, meta, kind; names come from the
-        # cache, one entity_names statement for the vertices it has not seen yet
+        # cache, one entity_names statement for the vertices it has not seen yet. Thousands of
+        # simplices per call: this loop is the client's share of a large result, kept lean.
         rows = [row.split(SEP, 3) for row in found["rows"]]
-        paths = [key_vids(row[0]) for row in rows]
+        paths = [tuple(map(int, row[0].split(","))) for row in rows]
         self._names({v for path in paths for v in path})
-        names = self._name_of
+        name = self._name_of.get
+        utc, stamp = timezone.utc, datetime.fromtimestamp
+        seen = found.get("witnesses") or [()] * len(rows)
         result = []
-        for (_, count, meta, kind), path, (first, last), seen in zip(
-                rows, paths, found["times"], found.get("witnesses") or [()] * len(rows)):
+        for (_, count, meta, kind), path, (first, last), uids in zip(rows, paths, found["times"], seen):
+            names = tuple(map(name, path))
+            if None in names:
+                names = tuple(name(v) or str(v) for v in path)
             result.append(Simplex(
-                vids=path, names=tuple(names.get(v, str(v)) for v in path), kind=kind[1:] if kind else None,
-                count=int(float(count)), first_seen=from_epoch(first), last_seen=from_epoch(last),
-                witnesses=tuple(sorted(seen)), meta=json.loads(meta) if meta else {}))
+                path, names, kind[1:] if kind else None, int(float(count)),
+                None if first is None else stamp(first, utc), None if last is None else stamp(last, utc),
+                tuple(sorted(uids)) if uids else (), json.loads(meta) if meta else {}))
         return result
 
     def simplices(self, limit: int | None = None) -> list[Simplex]:

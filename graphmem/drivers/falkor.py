@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 import redis
 from falkordb import FalkorDB
+from falkordb.query_result import QueryResult
 
 from ..errors import BackendUnavailable, GraphmemError
 from .base import Driver
@@ -41,14 +42,22 @@ class FalkorDriver(Driver):
         self.graph_name = graph
 
     def _run(self, query: str, params: dict, read_only: bool) -> list[dict]:
+        graph = self._graph
         try:
-            result = self._graph.ro_query(query, params) if read_only else self._graph.query(query, params)
+            # the client's own query()/ro_query() with its compact format; its per-value parser
+            # (a function call and a type lookup per value) is replaced for plain values
+            response = graph.execute_command("GRAPH.RO_QUERY" if read_only else "GRAPH.QUERY", graph.name,
+                                             graph._build_params_header(params) + query, "--compact")
+            rows = _plain_rows(response)
+            if rows is None:  # nodes, edges, paths, maps, points, errors: the client's parser
+                result = QueryResult(graph, response)
+                header = [column[1] if isinstance(column, (list, tuple)) else column for column in result.header]
+                rows = [dict(zip(header, row)) for row in result.result_set]
         except redis.exceptions.ResponseError as exc:
             raise GraphmemError(f"FalkorDB rejected the statement: {exc}") from exc
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
             raise BackendUnavailable(f"lost FalkorDB at {self.where}: {exc}") from None
-        header = [column[1] if isinstance(column, (list, tuple)) else column for column in result.header]
-        return [dict(zip(header, row)) for row in result.result_set]
+        return rows
 
     def install_schema(self, statements: list[str], params: Mapping[str, Any]) -> None:
         existing = self._existing_indexes()
@@ -82,6 +91,41 @@ class FalkorDriver(Driver):
 
     def describe(self) -> str:
         return f"falkordb {self.where} graph={self.graph_name}"
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def _plain(cell):
+    """One value of FalkorDB's compact result format ([type, value]) when it is null, a string,
+    an integer, a boolean, a double or an array of those; _NotPlain otherwise."""
+    kind, value = cell
+    if kind == 2 or kind == 3:
+        return value
+    if kind == 5:
+        return float(value)
+    if kind == 6:
+        return [_plain(item) for item in value]
+    if kind == 1:
+        return None
+    if kind == 4:
+        return value == "true" or value == b"true"
+    raise _NotPlain
+
+
+def _plain_rows(response) -> list[dict] | None:
+    """Rows of a compact response holding only plain values (see _plain); None for anything else
+    (the caller falls back on the falkordb client's parser, which also raises its errors)."""
+    if len(response) != 3 or any(isinstance(part, redis.exceptions.ResponseError) for part in response):
+        return None
+    try:
+        header = [column[1] for column in response[0]]
+        if any(isinstance(name, bytes) for name in header):
+            return None
+        return [dict(zip(header, map(_plain, row))) for row in response[1]]
+    except _NotPlain:
+        return None
 
 
 def _index_signature(statement: str) -> tuple[str, str, str] | None:
