@@ -13,6 +13,7 @@ from pathlib import Path
 
 from graphmem import Memory, Settings
 from graphmem.drivers.embedded import EmbeddedServer
+from graphmem.evaluation.locomo import turn_text
 from graphmem.ingest import read_transcript
 
 LOCOMO = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "locomo" / "locomo10_v2"
@@ -40,7 +41,7 @@ def run(quick: bool, out: Path) -> dict:
         try:
             for path in files:
                 turns = read_transcript(path)
-                texts = [f"{t.speaker}: {t.text}" + (f" [image: {t.caption}]" if t.caption else "") for t in turns]
+                texts = [turn_text(t) for t in turns]  # what the dense baseline embeds
                 embed_s = min(_timed(embedder.embed, texts, threads) for threads in (None, 1))  # the faster floor
                 t0 = time.perf_counter()
                 summary = mem.ingest(path, user=f"bench-{path.stem}")

@@ -11,7 +11,7 @@ CATEGORIES = ("multi-hop", "temporal", "open-domain", "single-hop", "overall")
 
 def tables(result: dict, k: str = "10") -> str:
     systems = result["systems"]
-    lines = [f"| system | " + " | ".join(f"{c} R@{k}" for c in CATEGORIES) + f" | multi-hop All@{k} | overall All@{k} |",
+    lines = ["| system | " + " | ".join(f"{c} R@{k}" for c in CATEGORIES) + f" | multi-hop All@{k} | overall All@{k} |",
              "|---|" + "--:|" * (len(CATEGORIES) + 2)]
     for name, data in systems.items():
         scores = data["scores"]

@@ -14,11 +14,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..complex import Observation
 from ..errors import InputError
-from ..simplex import normalise, to_epoch
+from ..simplex import to_epoch
 from .extract import Extraction, extract, terms
 from .formats import FORMATS, Turn, read_transcript
 from .resolve import Resolver
