@@ -1,5 +1,5 @@
-// cofaces_witnesses: cofaces.cypher, with each simplex's witnessing memories as a third list.
-// params: user_id, vids, limit, sep
+// cofaces_witnesses: cofaces.cypher, with each simplex's witnessing memories as a second list.
+// params: user_id, vids, limit
 MATCH (c:SimplexNode {user_id: $user_id, vertex: last($vids)})
 WHERE c.depth >= size($vids) AND all(v IN $vids WHERE v IN c.path)
 MATCH (s:SimplexNode)-[:PARENT*0..]->(c)
@@ -10,7 +10,5 @@ OPTIONAL MATCH (s)-[:WITNESSED_BY]->(m)
 WITH s, collect(m.uid) AS witnesses
 ORDER BY s.depth DESC, s.count DESC, s.key
 LIMIT $limit
-RETURN collect(s.key + $sep + toString(s.count) + $sep + coalesce(s.meta, '') + $sep +
-               coalesce('=' + s.kind, '')) AS rows,
-       collect([s.first_seen, s.last_seen]) AS times,
+RETURN collect(s.packed) AS rows,
        collect(witnesses) AS witnesses

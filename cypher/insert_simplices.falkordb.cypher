@@ -15,7 +15,7 @@
 // The rings that gain a node are unlinked at their head before any edge is created: on
 // FalkorDB 4.16 a DELETE after CREATEs in the same statement flushed the whole relation matrix
 // (~20-30 ms at 10^5 simplices, growing with N: that was single inserts' growth).
-// params: user_id, vids, nodes, words
+// params: user_id, vids, nodes, words, sep
 UNWIND $vids AS v
 OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: v})
 WITH v, e ORDER BY v
@@ -78,15 +78,18 @@ OPTIONAL MATCH (m:Memory {user_id: $user_id, uid: uid})
 OPTIONAL MATCH (s)-[seen:WITNESSED_BY]->(m)
 FOREACH (x IN CASE WHEN m IS NOT NULL AND seen IS NULL THEN [m] ELSE [] END | CREATE (s)-[:WITNESSED_BY]->(x))
 WITH s, w, sum(CASE WHEN m IS NOT NULL AND seen IS NULL THEN 1 ELSE 0 END) AS added
-SET s.count = s.count + CASE
+WITH s, s.count + CASE
       WHEN size(w.witnesses) = 0 THEN w.count
       WHEN added > 0 THEN added
       WHEN s.count = 0 THEN 1
-      ELSE 0 END,
-    s.kind = coalesce(s.kind, w.kind),
-    s.meta = coalesce(w.meta, s.meta),
-    s.first_seen = CASE WHEN s.first_seen IS NULL OR w.first < s.first_seen THEN w.first ELSE s.first_seen END,
-    s.last_seen = CASE WHEN s.last_seen IS NULL OR w.last > s.last_seen THEN w.last ELSE s.last_seen END
-RETURN s.key AS key, s.count AS count, s.kind AS kind, s.meta AS meta,
-       s.first_seen AS first_seen, s.last_seen AS last_seen,
+      ELSE 0 END AS seen,
+    coalesce(s.kind, w.kind) AS kind,
+    coalesce(w.meta, s.meta) AS meta,
+    CASE WHEN s.first_seen IS NULL OR w.first < s.first_seen THEN w.first ELSE s.first_seen END AS first,
+    CASE WHEN s.last_seen IS NULL OR w.last > s.last_seen THEN w.last ELSE s.last_seen END AS last
+// `packed` is cofaces.cypher's one string per simplex, written with the fields it is made of
+SET s.count = seen, s.kind = kind, s.meta = meta, s.first_seen = first, s.last_seen = last,
+    s.packed = s.key + $sep + toString(seen) + $sep + coalesce(toString(first), '') + $sep +
+               coalesce(toString(last), '') + $sep + coalesce(meta, '') + $sep + coalesce('=' + kind, '')
+RETURN s.key AS key, seen AS count, kind, meta, first AS first_seen, last AS last_seen,
        [(s)-[:WITNESSED_BY]->(x) | x.uid] AS witnesses

@@ -6,7 +6,7 @@ never walked from Python."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .memory import Memory
 
 BATCH = 2000  # words per insert statement (one round trip each); each statement is atomic
-SEP = "\x1f"  # field separator in cofaces rows: JSON escapes it, keys and counts never hold it
+SEP = "\x1f"  # field separator of a simplex's `packed` string: JSON escapes it, keys and counts never hold it
 PLACE_KINDS = ["GPE", "LOC", "FAC"]
 
 
@@ -177,6 +177,7 @@ class Complex:
                    for i, n in enumerate(ordered)],
             words=[{"node": index[w["key"]], **{k: w[k] for k in ("kind", "meta", "count", "first", "last", "witnesses")}}
                    for w in words],
+            sep=SEP,
         )
         if not rows:
             self._check_vids_exist(set(vids))
@@ -209,29 +210,33 @@ class Complex:
         vids = self.vids(vertices)
         if vids is None:
             return []
-        name = "cofaces_witnesses" if witnesses else "cofaces"
-        found = self._run(name, read_only=True, vids=list(vids), limit=limit or 1 << 31, sep=SEP)[0]
+        statement = "cofaces_witnesses" if witnesses else "cofaces"
+        found = self._run(statement, read_only=True, vids=list(vids), limit=limit or 1 << 31)[0]
         if not found["rows"]:
             self._require_user()
             return []
-        # one string per simplex (cofaces.cypher): key, count, meta, kind; names come from the
-        # cache, one entity_names statement for the vertices it has not seen yet. Thousands of
-        # simplices per call: this loop is the client's share of a large result, kept lean.
-        rows = [row.split(SEP, 3) for row in found["rows"]]
-        paths = [tuple(map(int, row[0].split(","))) for row in rows]
-        self._names({v for path in paths for v in path})
+        # one `packed` string per simplex (cofaces.cypher): key, count, first, last, meta, kind.
+        # Thousands of simplices per call: this loop is the client's share of a large result,
+        # kept lean. Names come from the cache; the vertices it has not seen yet cost one
+        # entity_names statement, after which the few simplices that lacked them are rebuilt.
         name = self._name_of.get
         utc, stamp = timezone.utc, datetime.fromtimestamp
-        seen = found.get("witnesses") or [()] * len(rows)
-        result = []
-        for (_, count, meta, kind), path, (first, last), uids in zip(rows, paths, found["times"], seen):
+        witnesses = found.get("witnesses")
+        result, unnamed = [], []
+        for i, row in enumerate(found["rows"]):
+            key, count, first, last, meta, kind = row.split(SEP, 5)
+            path = tuple(map(int, key.split(",")))
             names = tuple(map(name, path))
             if None in names:
-                names = tuple(name(v) or str(v) for v in path)
+                unnamed.append(i)
             result.append(Simplex(
                 path, names, kind[1:] if kind else None, int(float(count)),
-                None if first is None else stamp(first, utc), None if last is None else stamp(last, utc),
-                tuple(sorted(uids)) if uids else (), json.loads(meta) if meta else {}))
+                stamp(float(first), utc) if first else None, stamp(float(last), utc) if last else None,
+                tuple(sorted(witnesses[i])) if witnesses else (), json.loads(meta) if meta else {}))
+        if unnamed:
+            self._names({v for i in unnamed for v in result[i].vids})
+            for i in unnamed:
+                result[i] = replace(result[i], names=tuple(name(v) or str(v) for v in result[i].vids))
         return result
 
     def simplices(self, limit: int | None = None) -> list[Simplex]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
+from datetime import timedelta
 
 import gudhi
 import pytest
@@ -15,11 +17,18 @@ from model import ComplexModel
 NAMES = ["Alice", "O'Brien", "`tick`", "{brace}", "MATCH (n) DETACH DELETE n", "Zoë", 'say "hi"', "x;y"]
 
 simplex = st.lists(st.sampled_from(NAMES), min_size=1, max_size=5, unique=True)
+# kinds and metadata with the separator and quotes that cofaces' packed strings must survive
+kind = st.sampled_from(["observed", "session", "a\x1fb", "it's"])
+meta = st.none() | st.dictionaries(st.sampled_from(["note", "x\x1fy"]), st.sampled_from(["", "a\x1fb", '"q"']),
+                                   max_size=2)
 operation = st.one_of(
-    st.tuples(st.just("insert"), simplex),
+    st.tuples(st.just("insert"), simplex, kind, meta, st.floats(1e9, 2e9)),
     st.tuples(st.just("remove"), simplex, st.booleans()),
 )
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+EPSILON = timedelta(microseconds=20)
 
 
 def names_of(simplices) -> set[frozenset]:
@@ -29,7 +38,14 @@ def names_of(simplices) -> set[frozenset]:
 def check_agrees(cx, model: ComplexModel, probe: list[str]) -> None:
     found = cx.find(probe)
     assert (found.count if found else None) == model.find(probe)
-    assert names_of(cx.cofaces(probe)) == model.cofaces(probe)
+    cofaces = cx.cofaces(probe)
+    assert names_of(cofaces) == model.cofaces(probe)
+    for s in cofaces:  # each packed string (cofaces.cypher) agrees with the fields it is made of
+        found = cx.find(list(s.names))
+        # FalkorDB replies with doubles to 15 significant digits (10 us at today's epochs); the
+        # packed string keeps microseconds
+        assert abs(s.first_seen - found.first_seen) < EPSILON and abs(s.last_seen - found.last_seen) < EPSILON
+        assert replace(s, first_seen=None, last_seen=None) == replace(found, first_seen=None, last_seen=None)
     faces = {frozenset(f.names): f.stored for f in cx.faces(probe)}
     assert faces == model.faces(probe)
     assert {frozenset(f.names) for f in cx.gaps(probe)} == model.gaps(probe)
@@ -43,7 +59,7 @@ def test_operations_agree_with_model(mem, ops, probe):
     model = ComplexModel()
     for op in ops:
         if op[0] == "insert":
-            stored = cx.insert(op[1])
+            stored = cx.insert(op[1], kind=op[2], meta=op[3], at=op[4])
             model.insert(op[1])
             assert stored.count == model.find(op[1])
         else:

@@ -106,6 +106,8 @@ def _plain(cell):
     if kind == 5:
         return float(value)
     if kind == 6:
+        if {item[0] for item in value} <= {2, 3}:  # strings and integers: most of a large result
+            return [item[1] for item in value]
         return [_plain(item) for item in value]
     if kind == 1:
         return None
