@@ -167,7 +167,7 @@ def _lexical(mem, user: str, a: Analysis) -> list[str]:
 # memories) weighs almost nothing in BM25 and costs a walk of all its postings: skipped.
 LEXICAL_MAX_DF_SHARE = 0.1
 LEXICAL_MIN_DF_CAP = 1000
-FANOUT = 1000  # an entity mentioned more often than this is not walked (see _entity)
+FANOUT = 1000  # an entity mentioned more often than this is not walked, seed or neighbour (see _entity)
 
 
 def _entity(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list[str]:
@@ -178,7 +178,8 @@ def _entity(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list
     boosts = [{"vid": e.vid, "weight": e.score / math.log(2 + e.frequency)} for e in a.entities
               if e.frequency > FANOUT]
     scores = {r["uid"]: r["score"] for r in mem.run(
-        "recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, limit=DEPTH)} if seeds else {}
+        "recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, fanout=FANOUT,
+        limit=DEPTH)} if seeds else {}
     if boosts and candidates:
         for r in mem.run("recall_entity_boost", read_only=True, user_id=user, uids=list(candidates), boosts=boosts):
             scores[r["uid"]] = scores.get(r["uid"], 0.0) + r["score"]
