@@ -1,15 +1,19 @@
 // ingest_terms: the term postings of a batch of memories (lemma -> count in the turn), merged,
-// then each touched term's document frequency recomputed (so a retry never double-counts).
-// $postings rows: {uid, terms: [[word, tf]]}
+// each term's document frequency raised by the postings this statement created (a retry
+// creates none, so it never double-counts). Counting a term's postings after the MERGEs
+// instead missed the ones created in the same statement on FalkorDB 4.16.
+// $postings rows: {uid, terms: [[word, tf]]} (a word once per memory)
 // params: user_id, postings
 UNWIND $postings AS p
 MATCH (m:Memory {user_id: $user_id, uid: p.uid})
 UNWIND p.terms AS posting
 MERGE (t:Term {user_id: $user_id, word: posting[0]})
+ON CREATE SET t.df = 0
+WITH m, t, posting
+OPTIONAL MATCH (m)-[old:HAS_TERM]->(t)
+WITH m, t, posting, old IS NULL AS created
 MERGE (m)-[h:HAS_TERM]->(t)
 SET h.tf = posting[1]
-WITH DISTINCT t
-OPTIONAL MATCH (t)<-[posting_of:HAS_TERM]-(:Memory)
-WITH t, count(posting_of) AS df
-SET t.df = df
+WITH t, sum(CASE WHEN created THEN 1 ELSE 0 END) AS created
+SET t.df = t.df + created
 RETURN count(t) AS terms

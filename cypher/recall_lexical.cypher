@@ -1,7 +1,8 @@
 // recall_lexical: Okapi BM25 (k1 = 1.2, b = 0.75) over the user's own term postings:
 // (:Memory)-[:HAS_TERM {tf}]->(:Term {word, df}), lemmas written at ingest. Scored in the
 // graph, so every backend ranks the same way and one user's words never weigh another's.
-// A word in more than $max_df memories is skipped (it weighs little and costs its whole posting list).
+// A word in more than $max_df memories is not walked (it weighs little and costs its whole
+// posting list): recall_lexical_boost.cypher adds its share to the other channels' candidates.
 // params: user_id, terms, max_df, limit
 MATCH (u:User {id: $user_id})
 UNWIND $terms AS word

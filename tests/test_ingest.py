@@ -40,9 +40,17 @@ def memories(mem, user) -> list[dict]:
 
 
 def snapshot(mem, user) -> dict:
-    """Every count, and every stored simplex with its observation count."""
+    """Every count, every stored simplex with its observation count, every term's df."""
     cx = mem.complex(user)
-    return {"stats": cx.stats(), "simplices": sorted((s.names, s.kind, s.count) for s in cx.simplices())}
+    return {"stats": cx.stats(), "simplices": sorted((s.names, s.kind, s.count) for s in cx.simplices()),
+            "terms": sorted((word, df) for word, (df, _) in term_frequencies(mem, user).items())}
+
+
+def term_frequencies(mem, user) -> dict[str, tuple[int, int]]:
+    """word -> (its stored df, the postings it really has)."""
+    rows = mem.driver.run("MATCH (t:Term {user_id: $u}) OPTIONAL MATCH (t)<-[h:HAS_TERM]-(:Memory) "
+                          "RETURN t.word AS word, t.df AS df, count(h) AS postings", {"u": user})
+    return {row["word"]: (row["df"], row["postings"]) for row in rows}
 
 
 @pytest.fixture
@@ -100,6 +108,8 @@ def test_twice_is_once(mem, user, conversation):
     again = mem.ingest(conversation, user=user)
     assert again.memories_added == 0 and again.entities_added == 0
     assert snapshot(mem, user) == once
+    terms = term_frequencies(mem, user)
+    assert terms and all(df == postings for df, postings in terms.values())  # BM25's df, batch after batch
 
 
 def test_dry_run_writes_nothing(mem, user, conversation):

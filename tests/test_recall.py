@@ -127,3 +127,17 @@ def test_entities_too_frequent_to_walk_only_boost_what_others_found(memory_user,
     assert alone.memories == []  # nothing found by other channels: nothing to boost
     fused = recall(mem, "What happened to Rex?", user=user, k=3, channels=["semantic", "entity"], neighbours=False)
     assert all("entity" in m.channels for m in fused.memories if "Rex" in m.text)
+
+
+def test_words_too_frequent_to_walk_only_boost_what_others_found(memory_user, monkeypatch):
+    import graphmem.recall as recall_module
+
+    mem, user = memory_user
+    walked = recall(mem, "Where did Alice adopt Rex?", user=user, k=3, channels=["lexical"], neighbours=False)
+    assert walked.memories  # every word walked: BM25 alone finds the turn
+    monkeypatch.setattr(recall_module, "FANOUT", 0)  # every word counts as too frequent
+    alone = recall(mem, "Where did Alice adopt Rex?", user=user, k=3, channels=["lexical"], neighbours=False)
+    assert alone.memories == []  # nothing found by other channels: nothing to boost
+    fused = recall(mem, "Where did Alice adopt Rex?", user=user, k=3, channels=["semantic", "lexical"],
+                   neighbours=False)
+    assert any("lexical" in m.channels for m in fused.memories)

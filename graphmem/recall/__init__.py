@@ -20,7 +20,7 @@ from .analysis import Analysis, analyse
 if TYPE_CHECKING:
     from ..memory import Memory
 
-CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")  # entity after those it may boost
+CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")  # lexical, entity after those they boost
 DEPTH = 50  # how many memories each channel ranks
 
 
@@ -89,6 +89,8 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
             rankings[channel], simplices = _simplicial(mem, user, analysis)
         elif channel == "entity":
             rankings[channel] = _entity(mem, user, analysis, _seen(rankings))
+        elif channel == "lexical":
+            rankings[channel] = _lexical(mem, user, analysis, _seen(rankings))
         else:
             rankings[channel] = CHANNEL_FUNCTIONS[channel](mem, user, analysis)
         _lap(clock, channel, t0)
@@ -155,19 +157,25 @@ def _semantic(mem, user: str, a: Analysis) -> list[str]:
     return [r["uid"] for r in rows]
 
 
-def _lexical(mem, user: str, a: Analysis) -> list[str]:
+def _lexical(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list[str]:
+    """BM25 over the user's term postings. A word in more than FANOUT memories is not walked: it
+    only adds its share to the memories the other channels found, so the walk stays bounded as
+    the memory grows."""
     if not a.words:
         return []
-    max_df = max(LEXICAL_MIN_DF_CAP, int(LEXICAL_MAX_DF_SHARE * a.memories))
-    return [r["uid"] for r in mem.run("recall_lexical", read_only=True, user_id=user, terms=a.words,
-                                      max_df=max_df, limit=DEPTH)]
+    scores = {r["uid"]: r["score"] for r in mem.run(
+        "recall_lexical", read_only=True, user_id=user, terms=a.words, max_df=FANOUT, limit=DEPTH)}
+    if candidates and a.memories > FANOUT:  # below that no word can be too frequent
+        for r in mem.run("recall_lexical_boost", read_only=True, user_id=user, terms=a.words, max_df=FANOUT,
+                         uids=list(candidates)):
+            scores[r["uid"]] = scores.get(r["uid"], 0.0) + r["score"]
+    return sorted(scores, key=lambda uid: -scores[uid])[:DEPTH]
 
 
-# A word in more than this share of a large memory (and in more than LEXICAL_MIN_DF_CAP
-# memories) weighs almost nothing in BM25 and costs a walk of all its postings: skipped.
-LEXICAL_MAX_DF_SHARE = 0.1
-LEXICAL_MIN_DF_CAP = 1000
-FANOUT = 1000  # an entity mentioned more often than this is not walked, seed or neighbour (see _entity)
+# A posting list longer than this (an entity's mentions, a word's memories) is not walked: the
+# walk would grow with the memory, and such an entity or word weighs little; it only boosts the
+# memories other channels found (recall_*_boost.cypher).
+FANOUT = 1000
 
 
 def _entity(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list[str]:
