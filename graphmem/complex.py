@@ -221,7 +221,7 @@ class Complex:
         # entity_names statement, after which the few simplices that lacked them are rebuilt.
         name = self._name_of.get
         utc, stamp = timezone.utc, datetime.fromtimestamp
-        witnesses = found.get("witnesses")
+        seen_by = found.get("witnesses")
         result, unnamed = [], []
         for i, row in enumerate(found["rows"]):
             key, count, first, last, meta, kind = row.split(SEP, 5)
@@ -232,7 +232,7 @@ class Complex:
             result.append(Simplex(
                 path, names, kind[1:] if kind else None, int(float(count)),
                 stamp(float(first), utc) if first else None, stamp(float(last), utc) if last else None,
-                tuple(sorted(witnesses[i])) if witnesses else (), json.loads(meta) if meta else {}))
+                tuple(sorted(seen_by[i])) if seen_by else (), json.loads(meta) if meta else {}))
         if unnamed:
             self._names({v for i in unnamed for v in result[i].vids})
             for i in unnamed:
