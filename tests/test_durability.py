@@ -54,6 +54,20 @@ def test_survives_process_exit_and_server_restart(own_home):
     assert again.find(["A", "B", "C"]).kind == "turn"
 
 
+
+def test_a_clean_stop_compacts_the_log_so_a_restart_loads_a_snapshot(own_home, monkeypatch):
+    import graphmem.drivers.embedded as embedded
+
+    monkeypatch.setattr(embedded, "AOF_GROWTH_COMPACTED_AT_STOP", 0)  # any growth is worth compacting
+    cx = Memory(settings=Settings(home=own_home)).complex("u")
+    cx.insert_many([[f"v{i}", f"v{i + 1}", f"v{i + 2}"] for i in range(200)])
+    server = EmbeddedServer(own_home)
+    assert server.stop()
+    files = {p.name.split(".")[-1]: p.stat().st_size for p in (server.dir / "appendonlydir").iterdir()}
+    assert files["rdb"] > 5000 and files["aof"] == 0  # everything in the snapshot, no statement to replay
+    again = Memory(settings=Settings(home=own_home)).complex("u")
+    assert again.stats()["simplices"] == 200 and again.find(["v7", "v8", "v9"]).count == 1
+
 def test_kill_9_during_inserts_leaves_only_whole_simplices(own_home):
     server = EmbeddedServer(own_home)
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(own_home)], stdout=subprocess.PIPE, text=True)
