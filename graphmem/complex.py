@@ -280,15 +280,20 @@ class Complex:
         rows = self._run("remove", vids=list(vids), cofaces=cofaces)
         return rows[0]["removed_count"] if rows else 0
 
-    def witness(self, by: str = "session", window: timedelta | float | None = None) -> int:
+    def witness(self, by: str = "session", window: timedelta | float | None = None,
+                sessions: Iterable[str] | None = None) -> int:
         """Insert one simplex per session / time window / place from the memories' entities.
         Each group's simplex is witnessed by its memories; a group with more entities than
-        max_simplex_size keeps the most mentioned ones. Returns the number of groups."""
-        return len(self.witness_groups(by, window))
+        max_simplex_size keeps the most mentioned ones. `sessions` limits by="session" to those
+        session ids. Returns the number of groups."""
+        return len(self.witness_groups(by, window, sessions))
 
-    def witness_groups(self, by: str = "session", window: timedelta | float | None = None) -> list[Simplex]:
+    def witness_groups(self, by: str = "session", window: timedelta | float | None = None,
+                       sessions: Iterable[str] | None = None) -> list[Simplex]:
         if by == "place":
             rows = self._run("witness_places", read_only=True, place_kinds=PLACE_KINDS)
+        elif by == "session" and sessions is not None:
+            rows = self._run("witness_sessions", read_only=True, sessions=sorted(set(sessions)))
         elif by in ("session", "window"):
             seconds = window.total_seconds() if isinstance(window, timedelta) else float(window or 86400)
             if seconds <= 0:

@@ -193,3 +193,13 @@ def test_a_turn_with_more_entities_than_the_bound_is_capped_and_counted(mem, use
     turn = [s for s in mem.complex(user).simplices() if s.kind == "turn"]
     assert len(turn) == 1 and len(turn[0].vids) == 3
     assert set(turn[0].names) == {"Alice", "Bob", "Carol"}  # the speaker, then named ones in mention order
+
+
+def test_an_ingest_witnesses_only_the_sessions_it_read(mem, user, conversation, tmp_path):
+    first = mem.ingest(conversation, user=user)
+    assert first.session_simplices == 2
+    other = tmp_path / "other.txt"
+    other.write_text("## 1 June 2023\nDan: I took Eve to Oslo.\n")
+    second = mem.ingest(other, user=user)
+    assert second.session_simplices == 1  # not the first file's two again
+    assert mem.complex(user).find(["Dan", "Eve", "Oslo"]).witnesses  # its own session was witnessed

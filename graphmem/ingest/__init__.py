@@ -112,7 +112,10 @@ def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[T
     summary.entities_added += len(resolver.entities)
     if not dry_run and summary.turns:
         with clock("session simplices"):
-            summary.session_simplices = cx.witness("session")
+            # the sessions of what was read (known turns too: a run killed before this step
+            # left them unwitnessed), not all of the user's: this step stays O(input)
+            read = {session_key(name, t) for name, turns in transcripts for t in turns}
+            summary.session_simplices = cx.witness("session", sessions=read)
             mem.run("count_memories", user_id=user)
             if mem.settings.witness_window > 0:
                 cx.witness("window", mem.settings.witness_window)
@@ -173,6 +176,10 @@ def _parse(nlp, batch: list[Turn]):
 
 def _known_memories(mem: "Memory", user: str, uids: list[str]) -> set[str]:
     return {row["uid"] for row in mem.run("memory_uids", read_only=True, user_id=user, uids=uids)}
+
+
+def session_key(transcript: str, turn: Turn) -> str:
+    return f"{transcript}#{turn.session}"
 
 
 def memory_uid(transcript: str, turn: Turn) -> str:
@@ -277,7 +284,7 @@ def _searchable(turn: Turn, x: Extraction) -> str:
 def _memory_row(transcript: str, turn: Turn, x: Extraction, uid: str, mentions: list) -> dict:
     return {
         "uid": uid, "text": turn.text, "restated": _searchable(turn, x), "speaker": turn.speaker,
-        "session": f"{transcript}#{turn.session}", "source_id": turn.source_id, "position": turn.index,
+        "session": session_key(transcript, turn), "source_id": turn.source_id, "position": turn.index,
         "session_date": turn.session_date.isoformat() if turn.session_date else None,
         "observed_at": to_epoch(turn.session_date) + turn.index * 1e-3 if turn.session_date else None,
         "refers_to": to_epoch(x.refers_to) if x.refers_to else None, "time_text": x.time_text,
