@@ -1,15 +1,20 @@
 // recall_entity: memories mentioning the matched entities, plus spreading activation one hop
 // along RELATES, decayed by $decay. An entity's weight is its seed weight over
-// log(2 + frequency), so rare entities count more than the speakers. A neighbour mentioned more
-// than $fanout times is not walked, as a seed is not (recall/__init__.py FANOUT): its memories
-// would weigh little and make the walk grow with the memory.
+// log(2 + frequency), so rare entities count more than the speakers. The walk is bounded as
+// the memory grows: a seed walks its own memories (recall/__init__.py sends only seeds with at
+// most FANOUT of them) and those of the neighbours that fit, taken the most related first (most
+// RELATES edges, then the rarer) as long as their mentions add up to at most $fanout. At 92k
+// memories a seed had up to 286 neighbours and 91k of their memories to walk.
 // $seeds rows: {vid, weight}
 // params: user_id, seeds, decay, fanout, limit
 UNWIND $seeds AS seed
 MATCH (e:Entity {user_id: $user_id, vid: seed.vid})
-OPTIONAL MATCH (e)-[:RELATES]-(n:Entity)
-WHERE coalesce(n.frequency, 1) <= $fanout
-WITH seed, e, collect(DISTINCT n) AS related
+OPTIONAL MATCH (e)-[r:RELATES]-(n:Entity)
+WITH seed, e, n, count(r) AS strength
+ORDER BY strength DESC, coalesce(n.frequency, 1)
+WITH seed, e, collect(CASE WHEN n IS NOT NULL THEN [n, coalesce(n.frequency, 1)] END) AS ranked
+WITH seed, e, reduce(acc = [0, []], x IN ranked |
+       CASE WHEN acc[0] + x[1] <= $fanout THEN [acc[0] + x[1], acc[1] + [x[0]]] ELSE acc END)[1] AS related
 UNWIND [[e, seed.weight]] + [x IN related | [x, seed.weight * $decay]] AS activation
 WITH activation[0] AS entity, max(activation[1]) AS weight
 MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(entity)

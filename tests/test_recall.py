@@ -141,3 +141,23 @@ def test_words_too_frequent_to_walk_only_boost_what_others_found(memory_user, mo
     fused = recall(mem, "Where did Alice adopt Rex?", user=user, k=3, channels=["semantic", "lexical"],
                    neighbours=False)
     assert any("lexical" in m.channels for m in fused.memories)
+
+
+def test_the_entity_walk_takes_neighbours_only_while_their_mentions_fit(memory_user):
+    mem, user = memory_user
+    rows = mem.driver.run(  # an entity related to one mentioned in a memory without it
+        "MATCH (e:Entity {user_id: $u})-[:RELATES]-(:Entity)<-[:MENTIONS]-(m:Memory) "
+        "OPTIONAL MATCH (m)-[x:MENTIONS]->(e) WITH e, x WHERE x IS NULL RETURN e.vid AS vid LIMIT 1", {"u": user})
+    assert rows, "the fixture has such an entity"
+    seed = rows[0]
+
+    def walked(fanout: int) -> set[str]:
+        found = mem.run("recall_entity", read_only=True, user_id=user, seeds=[{"vid": seed["vid"], "weight": 1.0}],
+                        decay=0.3, fanout=fanout, limit=50)
+        return {row["uid"] for row in found}
+
+    own = {row["uid"] for row in mem.driver.run(
+        "MATCH (m:Memory {user_id: $u})-[:MENTIONS]->(:Entity {user_id: $u, vid: $v}) RETURN m.uid AS uid",
+        {"u": user, "v": seed["vid"]})}
+    assert walked(0) == own  # no neighbour fits in no room
+    assert walked(1000) > own  # the neighbours' memories join
