@@ -276,7 +276,9 @@ def _structure(cx, a: Analysis, rows: list[dict]) -> tuple[list[Simplex], list[d
     """The retrieved simplices and the gaps over the matched vertices: faces implied by stored
     simplices but never observed, and pairs of matched entities never seen together."""
     names = {e.vid: e.name for e in a.entities}
-    subcomplex = [Simplex.from_row(r, names=cx_names(cx, r["path"])) for r in rows[:DEPTH]]
+    shown = rows[:DEPTH]
+    every = cx_names(cx, sorted({v for r in shown for v in r["path"]}))  # one lookup for all rows
+    subcomplex = [Simplex.from_row(r, names=every) for r in shown]
     vids = sorted(names)
     gaps: list[dict] = []
     if len(vids) >= 2:
