@@ -20,7 +20,8 @@ from .analysis import Analysis, analyse
 if TYPE_CHECKING:
     from ..memory import Memory
 
-CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")  # lexical, entity after those they boost
+CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")
+BOOSTING = ("lexical", "entity")  # they boost the candidates of the channels before them (FANOUT)
 DEPTH = 50  # how many memories each channel ranks
 
 
@@ -87,10 +88,8 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
         t0 = time.perf_counter()
         if channel == "simplicial":
             rankings[channel], simplices = _simplicial(mem, user, analysis)
-        elif channel == "entity":
-            rankings[channel] = _entity(mem, user, analysis, _seen(rankings))
-        elif channel == "lexical":
-            rankings[channel] = _lexical(mem, user, analysis, _seen(rankings))
+        elif channel in BOOSTING:
+            rankings[channel] = CHANNEL_FUNCTIONS[channel](mem, user, analysis, _seen(rankings))
         else:
             rankings[channel] = CHANNEL_FUNCTIONS[channel](mem, user, analysis)
         _lap(clock, channel, t0)
