@@ -162,13 +162,10 @@ def _lexical(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> lis
     the memory grows."""
     if not a.words:
         return []
-    scores = {r["uid"]: r["score"] for r in mem.run(
-        "recall_lexical", read_only=True, user_id=user, terms=a.words, max_df=FANOUT, limit=DEPTH)}
-    if candidates and a.memories > FANOUT:  # below that no word can be too frequent
-        for r in mem.run("recall_lexical_boost", read_only=True, user_id=user, terms=a.words, max_df=FANOUT,
-                         uids=list(candidates)):
-            scores[r["uid"]] = scores.get(r["uid"], 0.0) + r["score"]
-    return sorted(scores, key=lambda uid: -scores[uid])[:DEPTH]
+    walked = mem.run("recall_lexical", read_only=True, user_id=user, terms=a.words, max_df=FANOUT, limit=DEPTH)
+    boosted = mem.run("recall_lexical_boost", read_only=True, user_id=user, terms=a.words, max_df=FANOUT,
+                      uids=list(candidates)) if candidates and a.memories > FANOUT else []  # else no word is too frequent
+    return _ranked_with_boosts(walked, boosted)
 
 
 # A posting list longer than this (an entity's mentions, a word's memories) is not walked: the
@@ -184,12 +181,19 @@ def _entity(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list
     seeds = [{"vid": e.vid, "weight": e.score} for e in a.entities if e.frequency <= FANOUT]
     boosts = [{"vid": e.vid, "weight": e.score / math.log(2 + e.frequency)} for e in a.entities
               if e.frequency > FANOUT]
-    scores = {r["uid"]: r["score"] for r in mem.run(
-        "recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, fanout=FANOUT,
-        limit=DEPTH)} if seeds else {}
-    if boosts and candidates:
-        for r in mem.run("recall_entity_boost", read_only=True, user_id=user, uids=list(candidates), boosts=boosts):
-            scores[r["uid"]] = scores.get(r["uid"], 0.0) + r["score"]
+    walked = mem.run("recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, fanout=FANOUT,
+                     limit=DEPTH) if seeds else []
+    boosted = mem.run("recall_entity_boost", read_only=True, user_id=user, uids=list(candidates),
+                      boosts=boosts) if boosts and candidates else []
+    return _ranked_with_boosts(walked, boosted)
+
+
+def _ranked_with_boosts(walked: list[dict], boosted: list[dict]) -> list[str]:
+    """A channel's walk (uid, score rows) plus what its too-frequent items add to the other
+    channels' candidates, ranked by the summed score."""
+    scores = {r["uid"]: r["score"] for r in walked}
+    for r in boosted:
+        scores[r["uid"]] = scores.get(r["uid"], 0.0) + r["score"]
     return sorted(scores, key=lambda uid: -scores[uid])[:DEPTH]
 
 
