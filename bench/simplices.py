@@ -11,7 +11,6 @@ a brute-force answer from the word list; any disagreement stops the run."""
 from __future__ import annotations
 
 import asyncio
-import random
 import shutil
 import tempfile
 import time

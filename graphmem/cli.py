@@ -16,7 +16,6 @@ from rich.table import Table
 from . import Memory
 from .errors import GraphmemError
 from .settings import Settings
-from .simplex import Face, Simplex
 
 console = Console()
 EXTENSIONS = ("graphmem.cli_ingest", "graphmem.cli_recall", "graphmem.cli_bench")

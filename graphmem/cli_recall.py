@@ -89,8 +89,11 @@ def _render_gaps(found: list[dict]) -> None:
 class GraphmemSystem:
     """graphmem as a benchmark system: each conversation ingested under its own user."""
 
-    def __init__(self, mem: Memory, channels: Sequence[str] = CHANNELS, neighbours: bool = True):
-        self.mem, self.channels, self.neighbours = mem, tuple(channels), neighbours
+    def __init__(self, mem: Memory, channels: Sequence[str] = CHANNELS, neighbours: bool = True,
+                 rank: bool = True, collect: bool = False):
+        self.mem, self.channels, self.neighbours, self.rank = mem, tuple(channels), neighbours, rank
+        self.collect = collect
+        self.collected: list = []  # CollectedQuestion per question asked, when collecting
 
     def warmup(self) -> None:
         self.mem.embedder(), self.mem.nlp()
@@ -99,19 +102,25 @@ class GraphmemSystem:
         self.mem.ingest(list(turns), user=f"locomo-{conversation_id}")
 
     def retrieve(self, conversation_id: str, question: str, k: int) -> list[str]:
-        result = self.mem.recall(question, user=f"locomo-{conversation_id}", k=k, channels=self.channels,
-                                 neighbours=self.neighbours)
+        from .evaluation.locomo import CollectedQuestion
+
+        user = f"locomo-{conversation_id}"
+        result = self.mem.recall(question, user=user, k=k, channels=self.channels, neighbours=self.neighbours,
+                                 rank=self.rank, keep_candidates=self.collect)
+        if self.collect:
+            self.collected.append(CollectedQuestion(conversation_id, user, result.candidates))
         return result.source_ids
 
 
-def locomo_systems(mem: Memory, ablations: bool) -> dict:
+def locomo_systems(mem: Memory, ablations: bool, collect: bool = False) -> dict:
     from .evaluation.locomo import baselines
 
-    systems = {"graphmem": GraphmemSystem(mem)}
+    systems = {"graphmem": GraphmemSystem(mem, collect=collect)}
     if ablations:
         for channel in CHANNELS:
             systems[f"graphmem -{channel}"] = GraphmemSystem(mem, [c for c in CHANNELS if c != channel])
         systems["graphmem -neighbours"] = GraphmemSystem(mem, neighbours=False)
+        systems["graphmem -ranker"] = GraphmemSystem(mem, rank=False)
     systems.update(baselines())
     return systems
 
@@ -122,11 +131,15 @@ def locomo_systems(mem: Memory, ablations: bool) -> dict:
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Write the figures here.")
 @click.option("--plot", "plot_out", type=click.Path(dir_okay=False), default=None, help="Write a PNG bar plot here.")
 @click.option("--ablations", is_flag=True, help="Also run graphmem without each channel.")
+@click.option("--cross-validate", is_flag=True,
+              help="Also rank each conversation with a ranker fit on the other conversations only.")
+@click.option("--fit-ranker", "fit_out", type=click.Path(dir_okay=False), default=None,
+              help="Fit the recall ranker on these conversations and write it here (GRAPHMEM_RECALL_RANKER=PATH uses it).")
 @click.option("--home", type=click.Path(file_okay=False), default=None,
               help="Embedded database directory (default: a fresh temporary one).")
 @uri_option
 @friendly_errors
-def bench_locomo(paths, ks, json_out, plot_out, ablations, home, uri):
+def bench_locomo(paths, ks, json_out, plot_out, ablations, cross_validate, fit_out, home, uri):
     """Recall@k and All@k on LoCoMo conversations, per category, next to BM25 and dense
     baselines measured in the same run.
 
@@ -135,16 +148,21 @@ def bench_locomo(paths, ks, json_out, plot_out, ablations, home, uri):
     """
     from rich.progress import Progress
 
-    from .evaluation.locomo import run_benchmark
+    from .evaluation.locomo import load_conversations, run_benchmark
 
     cutoffs = [int(k) for k in ks.split(",") if k.strip()]
+    if cross_validate and sum(len(load_conversations(p)) for p in paths) < 2:
+        raise click.UsageError("--cross-validate holds each conversation out in turn: give at least two")
     with tempfile.TemporaryDirectory(prefix="graphmem-locomo-") as tmp:
         settings = Settings.from_env(uri=uri, home=Path(home or tmp))
         with Memory(settings=settings) as mem, Progress(console=console, transient=True) as bar:
             task = bar.add_task("questions", total=None)
-            result = run_benchmark(list(paths), locomo_systems(mem, ablations), ks=cutoffs,
+            systems = locomo_systems(mem, ablations, collect=cross_validate or fit_out is not None)
+            result = run_benchmark(list(paths), systems, ks=cutoffs,
                                    progress=lambda p: bar.update(task, completed=p.done, total=p.total,
                                                                  description=str(p)))
+            if cross_validate or fit_out:
+                _ranker_runs(mem, systems["graphmem"].collected, result, cross_validate, fit_out)
         if uri is None and home is None:
             from .drivers.embedded import EmbeddedServer
 
@@ -155,6 +173,42 @@ def bench_locomo(paths, ks, json_out, plot_out, ablations, home, uri):
         console.print(f"figures written to {json_out}")
     if plot_out:
         console.print(f"plot written to {result.plot(plot_out)}")
+
+
+HELD_OUT = "graphmem, ranker fit without the conversation"
+
+
+def _ranker_runs(mem: Memory, collected: list, result, cross_validate: bool, fit_out: str | None) -> None:
+    """The rankings a ranker fit on the other conversations gives (a row of the result), and a
+    ranker fit on all of them (written to `fit_out`)."""
+    from datetime import date
+
+    from .evaluation.locomo import held_out_ranker_rankings, ranker_examples
+    from .recall.ranker import fit
+
+    examples, sources = ranker_examples(mem, collected, result.records)
+    held_out = None
+    if cross_validate:
+        result.add_system(HELD_OUT, held_out_ranker_rankings(examples, sources),
+                          [r.seconds["graphmem"] for r in result.records])
+        k = 10 if 10 in result.ks else max(result.ks)
+        held_out = {f"recall@{k}": _rounded(result.scores(HELD_OUT)["recall"][k]),
+                    f"multi-hop all@{k}": _rounded(result.scores(HELD_OUT, 1)["all"][k])}
+    if fit_out:
+        conversations = [c.id for c in result.conversations]
+        about = {"fit_on": f"LoCoMo conversations {', '.join(conversations)} ({len(examples)} questions)",
+                 "method": "logistic regression of 'is evidence' on each question's candidates (scikit-learn, C=1)",
+                 "date": date.today().isoformat(), "held_out": held_out}
+        try:
+            ranker = fit(examples, about)
+        except ValueError as exc:  # e.g. no candidate was evidence: nothing to learn from
+            raise click.ClickException(f"cannot fit a ranker: {exc}") from None
+        Path(fit_out).write_text(json.dumps(ranker.to_dict(), indent=2) + "\n")
+        console.print(f"ranker fit on {len(examples)} questions written to {fit_out}")
+
+
+def _rounded(x: float) -> float | None:
+    return None if x != x else round(x, 3)  # NaN (no such question) is no JSON number
 
 
 COMMANDS = [recall, gaps]

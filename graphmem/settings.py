@@ -36,6 +36,9 @@ class Settings:
     # recall: reciprocal-rank-fusion weight of each channel, per query type (JSON in the env)
     recall_weights: dict = field(default_factory=lambda: {t: dict(w) for t, w in RECALL_WEIGHTS.items()})
     recall_rrf_k: int = 20  # reciprocal rank fusion's damping constant: smaller trusts the top ranks more
+    # the linear ranker over the fused candidates: "default" (packaged, fit on LoCoMo's development
+    # split), "off" (fused order), or a JSON file that `graphmem bench locomo --fit-ranker` wrote
+    recall_ranker: str = "default"
     rerank_model: str = ""  # a cross-encoder (directory or cached name) that reorders the fused top; "" = off
     recall_neighbour_share: float = 0.6  # share of a top memory's score its session neighbours inherit (0: off)
 
@@ -67,6 +70,8 @@ class Settings:
             raise ConfigError("recall_neighbour_share must be in [0, 1]")
         if self.recall_rrf_k < 1:
             raise ConfigError("recall_rrf_k must be at least 1")
+        if self.recall_ranker not in ("default", "off") and not Path(self.recall_ranker).expanduser().is_file():
+            raise ConfigError(f"recall_ranker must be 'default', 'off' or a ranker JSON file; {self.recall_ranker!r} is none")
         if self.ingest_batch < 1:
             raise ConfigError("ingest_batch must be at least 1")
         if self.aof_fsync not in ("always", "everysec", "no"):

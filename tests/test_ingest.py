@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem import Memory, Settings
+from graphmem import Memory
 from graphmem.errors import InputError
 from graphmem.ingest import read_transcript
 

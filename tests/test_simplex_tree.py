@@ -7,7 +7,6 @@ from dataclasses import replace
 from datetime import timedelta
 
 import gudhi
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -18,7 +18,7 @@ import math
 import re
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Mapping, Protocol, Sequence, runtime_checkable
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from ..ingest.formats import Turn
+    from ..recall.ranker import Candidates, Example
 
 CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 SCORED_CATEGORIES: tuple[int, ...] = (1, 2, 3, 4)
@@ -466,6 +467,16 @@ class BenchmarkResult:
     def not_scored(self) -> int:
         return sum(c.not_scored for c in self.conversations)
 
+    def add_system(self, name: str, retrieved: Sequence[Sequence[str]], seconds: Sequence[float]) -> None:
+        """A system computed after the run (a ranking per record, in record order)."""
+        if len(retrieved) != len(self.records) or len(seconds) != len(self.records):
+            raise ValueError(f"{name}: {len(retrieved)} rankings for {len(self.records)} questions")
+        self.systems.append(name)
+        self.unknown_ids[name] = 0
+        for record, ids, secs in zip(self.records, retrieved, seconds):
+            record.retrieved[name] = [str(x) for x in ids[:max(self.ks)]]
+            record.seconds[name] = secs
+
     # ---- output
     def to_dict(self, details: bool = False) -> dict[str, Any]:
         """JSON-able summary; `details` adds every question's evidence and each system's ranking."""
@@ -683,3 +694,44 @@ def run_benchmark(paths: str | Path | Iterable[str | Path], systems: Mapping[str
         dropped=[d for c in conversations for d in c.questions.dropped],
         issues=[i for c in conversations for i in c.questions.issues],
         unknown_ids=unknown)
+
+
+# --------------------------------------------------------------------------- the recall ranker
+
+@dataclass
+class CollectedQuestion:
+    """What graphmem's recall ranked for one question (its ranker's input), kept to fit a ranker."""
+    conversation: str
+    user: str
+    candidates: "Candidates"
+
+
+def ranker_examples(mem, collected: Sequence[CollectedQuestion], records: Sequence[QuestionRecord]
+                    ) -> tuple[list["Example"], list[list[str]]]:
+    """Each collected question's candidates labelled with its evidence (questions in the order
+    they were asked, as the records are), and each candidate's source id."""
+    from ..recall.ranker import Example
+
+    if len(collected) != len(records):
+        raise ValueError(f"{len(collected)} collected questions for {len(records)} records")
+    examples, sources = [], []
+    for c, record in zip(collected, records):
+        if c.conversation != record.question.conversation:
+            raise ValueError(f"question order differs: {c.conversation} against {record.question.conversation}")
+        rows = mem.run("recall_memories", read_only=True, user_id=c.user, uids=c.candidates.uids)
+        source = {r["uid"]: r["source_id"] for r in rows}
+        ids = [source.get(uid) or "" for uid in c.candidates.uids]
+        examples.append(Example(c.conversation, c.candidates, np.array([i in record.question.evidence for i in ids])))
+        sources.append(ids)
+    return examples, sources
+
+
+def held_out_ranker_rankings(examples: Sequence["Example"], sources: Sequence[Sequence[str]]) -> list[list[str]]:
+    """Each question's candidates (as source ids) ordered by a ranker fit without its conversation."""
+    from ..recall.ranker import held_out_rankings
+
+    out = []
+    for example, ids, ranked in zip(examples, sources, held_out_rankings(examples)):
+        where = dict(zip(example.candidates.uids, ids))
+        out.append([where[uid] for uid in ranked])
+    return out

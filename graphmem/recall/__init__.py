@@ -3,8 +3,9 @@ structure behind them (`mem.recall(query, user=..., k=10)`).
 
 query -> analysis (entities, times, type) -> channels, each one Cypher statement returning a
 ranked list of memories (semantic, lexical, entity, simplicial, temporal) -> weighted
-reciprocal rank fusion (weights per query type, in Settings) -> session neighbours of the
-best -> top k, the query-induced subcomplex and its gaps, a token budget."""
+reciprocal rank fusion (weights per query type, in Settings), the session neighbours of the
+best inheriting part of their score -> a linear ranker over the fused candidates (ranker.py)
+-> top k, the query-induced subcomplex and its gaps, a token budget."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..simplex import Simplex, from_epoch
 from .analysis import Analysis, analyse
+from .ranker import Candidates, Ranker, candidate_features, load_ranker
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -38,6 +40,7 @@ class Recalled:
     restated: str | None = None
     refers_to: str | None = None
     caption: str | None = None
+    why: dict[str, float] = field(default_factory=dict)  # the ranker's largest contributions to the score
 
     def context_line(self) -> str:
         date = f"[{self.session_date[:10]}] " if self.session_date else ""
@@ -54,6 +57,7 @@ class Recollection:
     gaps: list[dict]  # faces implied but never observed, and pairs never seen together
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    candidates: Candidates | None = None  # the ranker's input, when asked for (to fit a ranker)
 
     @property
     def source_ids(self) -> list[str]:
@@ -71,7 +75,10 @@ class Recollection:
 
 
 def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int | None = None,
-           channels: Sequence[str] = CHANNELS, neighbours: bool = True) -> Recollection:
+           channels: Sequence[str] = CHANNELS, neighbours: bool = True, rank: bool = True,
+           keep_candidates: bool = False) -> Recollection:
+    """`neighbours`, `rank`: False leaves out the neighbours' inheritance, the ranker (fused
+    order, as with recall_ranker "off"); `keep_candidates` keeps the ranker's input."""
     if not isinstance(query, str) or not query.strip():
         from ..errors import InputError
 
@@ -80,26 +87,36 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
     started = time.perf_counter()
     cx = mem.complex(user)
     cx._require_user()
+    ranker = load_ranker(mem.settings.recall_ranker) if rank else None
     analysis = analyse(mem, cx, query)
     _lap(clock, "analysis", started)
     rankings: dict[str, list[str]] = {}
+    cosines: dict[str, float] = {}
     simplices: list[dict] = []
     for channel in channels:
         t0 = time.perf_counter()
         if channel == "simplicial":
             rankings[channel], simplices = _simplicial(mem, user, analysis)
+        elif channel == "semantic":
+            cosines = _semantic(mem, user, analysis)
+            rankings[channel] = list(cosines)
         elif channel in BOOSTING:
             rankings[channel] = CHANNEL_FUNCTIONS[channel](mem, user, analysis, _seen(rankings))
         else:
             rankings[channel] = CHANNEL_FUNCTIONS[channel](mem, user, analysis)
         _lap(clock, channel, t0)
+    t0 = time.perf_counter()
     weights = mem.settings.recall_weights.get(analysis.type, {})
     fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, mem.settings.recall_rrf_k)
-    if neighbours and fused and mem.settings.recall_neighbour_share > 0:
-        fused = _with_neighbours(mem, user, fused, k, mem.settings.recall_neighbour_share)
-    top = sorted(fused.items(), key=lambda item: -item[1])[:k * (RERANK_POOL if mem.settings.rerank_model else 1)]
+    share = mem.settings.recall_neighbour_share if neighbours else 0.0
+    candidates = _candidates(mem, user, analysis, rankings, fused, cosines, k, share)
+    ranked = _rank(candidates, ranker)
+    top = ranked[:k * (RERANK_POOL if mem.settings.rerank_model else 1)]
+    where = {uid: i for i, uid in enumerate(candidates.uids)}
+    why = {uid: ranker.explain(candidates, where[uid]) for uid, _ in top} if ranker else {}
+    _lap(clock, "rank", t0)
     t0 = time.perf_counter()
-    memories = _details(mem, user, top, rankings)
+    memories = _details(mem, user, top, rankings, why)
     if mem.settings.rerank_model:
         memories = _rerank(mem, query, memories, analysis.notes)[:k]
         _lap(clock, "rerank", t0)
@@ -108,7 +125,8 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
     subcomplex, gaps = _structure(cx, analysis, simplices)
     _lap(clock, "structure", t0)
     clock["total"] = round((time.perf_counter() - started) * 1000, 2)
-    return Recollection(query, user, analysis, memories, subcomplex, gaps, analysis.notes, clock)
+    return Recollection(query, user, analysis, memories, subcomplex, gaps, analysis.notes, clock,
+                        candidates if keep_candidates else None)
 
 
 def _seen(rankings: dict[str, list[str]]) -> list[str]:
@@ -119,7 +137,7 @@ def _lap(clock: dict[str, float], name: str, since: float) -> None:
     clock[name] = round((time.perf_counter() - since) * 1000, 2)
 
 
-# -- fusion ---------------------------------------------------------------------------
+# -- fusion and ranking ---------------------------------------------------------------
 
 
 def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int = 20) -> dict[str, float]:
@@ -132,28 +150,57 @@ def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int =
     return scores
 
 
-def _with_neighbours(mem, user: str, fused: dict[str, float], k: int, share: float) -> dict[str, float]:
-    """A turn's answer is often its neighbour (the question before, the reply after): the
-    turns next to the best k inherit a share of their score when that beats their own."""
-    best = sorted(fused, key=lambda uid: -fused[uid])[:k]
-    out = dict(fused)
-    for row in mem.run("recall_neighbours", read_only=True, user_id=user, uids=best):
-        inherited = fused[row["uid"]] * share
-        if inherited > out.get(row["neighbour"], 0.0):
-            out[row["neighbour"]] = inherited
-    return out
+# The ranker orders the fused top POOL_FUSED and each channel's top POOL_PER_CHANNEL, plus the
+# session neighbours of the fused top NEIGHBOURS_OF (an answer is often the reply to the turn
+# that matched: those neighbours inherit a share of its fused score). Fixed, not k, so that a
+# memory's score does not depend on how many are asked for.
+POOL_FUSED, POOL_PER_CHANNEL, NEIGHBOURS_OF = 40, 20, 10
+
+
+def _candidates(mem, user: str, a: Analysis, rankings: dict[str, list[str]], fused: dict[str, float],
+                cosines: dict[str, float], k: int, share: float) -> Candidates:
+    by_fused = sorted(fused, key=lambda uid: -fused[uid])
+    pool = list(dict.fromkeys(by_fused[:max(POOL_FUSED, k)]
+                              + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
+    rows = mem.run("recall_candidates", read_only=True, user_id=user, uids=pool) if pool else []
+    speakers = {r["uid"]: r["speaker"] for r in rows}
+    around = {r["uid"]: [n for n, _ in r["neighbours"]] for r in rows} if share > 0 else {}
+    for r in rows:
+        for n, speaker in r["neighbours"]:
+            speakers.setdefault(n, speaker)
+    with_neighbours = dict(fused)
+    for uid in by_fused[:NEIGHBOURS_OF]:
+        for n in around.get(uid, ()):
+            with_neighbours[n] = max(with_neighbours.get(n, 0.0), fused[uid] * share)
+            pool.append(n)
+    persons = {e.name for e in a.entities if e.kind == "PERSON"}
+    return candidate_features(list(dict.fromkeys(pool)), CHANNELS, rankings, fused, with_neighbours, around,
+                              cosines, speakers, persons)
+
+
+def _rank(candidates: Candidates, ranker: Ranker | None) -> list[tuple[str, float]]:
+    """The candidates, best first, with their scores. Without a ranker: by fused score with
+    the neighbours' inheritance."""
+    if ranker is None:
+        column = candidates.matrix[:, candidates.names.index("fused_with_neighbours")] if candidates.uids else []
+        scores = list(map(float, column))
+    else:
+        scores = [float(s) for s in ranker.scores(candidates)]
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    return [(candidates.uids[i], scores[i]) for i in order]
 
 
 # -- channels -------------------------------------------------------------------------
 
 
-def _semantic(mem, user: str, a: Analysis) -> list[str]:
-    """The vector index, read DEPTH * 8 deep; when that holds fewer than DEPTH of the user's
-    memories (the index is shared by every user), an exact scan of the user's own."""
+def _semantic(mem, user: str, a: Analysis) -> dict[str, float]:
+    """uid -> cosine, best first: the vector index, read DEPTH * 8 deep; when that holds fewer
+    than DEPTH of the user's memories (the index is shared by every user), an exact scan of the
+    user's own."""
     rows = mem.run("recall_semantic", read_only=True, user_id=user, vector=a.vector, scan=DEPTH * 8, limit=DEPTH)
     if len(rows) < min(DEPTH, a.memories):
         rows = mem.run("recall_semantic_exact", read_only=True, user_id=user, vector=a.vector, limit=DEPTH)
-    return [r["uid"] for r in rows]
+    return {r["uid"]: r["score"] for r in rows}
 
 
 def _lexical(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list[str]:
@@ -224,13 +271,14 @@ def _simplicial(mem, user: str, a: Analysis) -> tuple[list[str], list[dict]]:
     return sorted(best, key=lambda uid: best[uid], reverse=True)[:DEPTH], rows
 
 
-CHANNEL_FUNCTIONS = {"semantic": _semantic, "lexical": _lexical, "entity": _entity, "temporal": _temporal}
+CHANNEL_FUNCTIONS = {"lexical": _lexical, "entity": _entity, "temporal": _temporal}  # semantic and simplicial return more
 
 
 # -- the answer -----------------------------------------------------------------------
 
 
-def _details(mem, user: str, top: list[tuple[str, float]], rankings: dict[str, list[str]]) -> list[Recalled]:
+def _details(mem, user: str, top: list[tuple[str, float]], rankings: dict[str, list[str]],
+             why: dict[str, dict]) -> list[Recalled]:
     rows = {r["uid"]: r for r in mem.run("recall_memories", read_only=True, user_id=user, uids=[u for u, _ in top])}
     ranks = {c: {uid: i for i, uid in enumerate(ranked, start=1)} for c, ranked in rankings.items()}
     out = []
@@ -241,7 +289,7 @@ def _details(mem, user: str, top: list[tuple[str, float]], rankings: dict[str, l
         refers = from_epoch(row["refers_to"])
         out.append(Recalled(uid, row["text"], row["speaker"], row["source_id"], row["session"], row["session_date"],
                             round(score, 6), {c: r[uid] for c, r in ranks.items() if uid in r}, row["restated"],
-                            refers.date().isoformat() if refers else None, row["caption"]))
+                            refers.date().isoformat() if refers else None, row["caption"], why.get(uid, {})))
     return out
 
 

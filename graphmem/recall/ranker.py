@@ -1,0 +1,172 @@
+"""The second stage of recall: a linear ranker over the fused candidates.
+
+Reciprocal rank fusion keeps only each channel's ranks. The ranker also sees how far a memory's
+cosine is from the best one, whether its speaker is a person the question names, and how much
+better than it its session neighbours fared (an answer is often the reply to the turn that
+matched), and weighs it all with coefficients fit by logistic regression
+(`fit`) on labelled questions. Linear, so every score is a sum of named contributions
+(`Ranker.explain`). The packaged weights (`ranker.json`) were fit on the LoCoMo development
+split; `graphmem bench locomo --cross-validate` measures them on conversations the fit did not
+see, and `--fit-ranker OUT.json` fits new ones (`GRAPHMEM_RECALL_RANKER=OUT.json`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ..errors import ConfigError
+
+PACKAGED = Path(__file__).with_name("ranker.json")
+RRF_K = 20  # the damping of the per-channel rank features (as in fusion, fixed here so weights keep their meaning)
+TOP = 5  # a channel's top this many get an extra feature
+MISSING_COSINE_GAP = -0.5  # a memory the semantic channel did not rank is at least this far from the best
+
+
+def feature_names(channels: Sequence[str]) -> list[str]:
+    per_channel = [f"{c}{suffix}" for c in channels for suffix in ("_rank", "_top")]
+    return per_channel + ["fused", "fused_with_neighbours", "neighbour_lift", "cosine_gap",
+                          "speaker_named", "speaker_not_named"]
+
+
+@dataclass
+class Candidates:
+    """The fused candidates of one question and the features the ranker scores them by."""
+    uids: list[str]
+    names: list[str]
+    matrix: np.ndarray  # one row per uid, one column per name
+
+
+def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: Mapping[str, Sequence[str]],
+                       fused: Mapping[str, float], with_neighbours: Mapping[str, float],
+                       neighbours: Mapping[str, Sequence[str]], cosines: Mapping[str, float],
+                       speakers: Mapping[str, str | None], persons: set[str]) -> Candidates:
+    """`neighbours` maps a memory to its session neighbours (the relation is symmetric);
+    `persons` are the names of the people the question names."""
+    ranks = {c: {uid: i for i, uid in enumerate(rankings.get(c, ()), start=1)} for c in channels}
+    top_fused = max(fused.values(), default=0.0) or 1.0
+    best_cosine = max(cosines.values(), default=0.0)
+    neighbour_best: dict[str, float] = {}
+    for uid, around in neighbours.items():
+        for n in around:
+            neighbour_best[n] = max(neighbour_best.get(n, 0.0), fused.get(uid, 0.0))
+    rows = []
+    for uid in uids:
+        row = []
+        for c in channels:
+            rank = ranks[c].get(uid)
+            row += [RRF_K / (RRF_K + rank) if rank else 0.0, 1.0 if rank and rank <= TOP else 0.0]
+        cosine = cosines.get(uid)
+        speaker = speakers.get(uid)
+        own = fused.get(uid, 0.0)
+        row += [own / top_fused, with_neighbours.get(uid, 0.0) / top_fused,
+                max(0.0, neighbour_best.get(uid, 0.0) - own) / top_fused,  # a neighbour that did better lifts it
+                cosine - best_cosine if cosine is not None else MISSING_COSINE_GAP,
+                1.0 if persons and speaker in persons else 0.0,
+                1.0 if persons and speaker not in persons else 0.0]
+        rows.append(row)
+    names = feature_names(channels)
+    return Candidates(list(uids), names, np.asarray(rows, dtype=float).reshape(len(rows), len(names)))
+
+
+@dataclass(frozen=True)
+class Ranker:
+    names: tuple[str, ...]
+    coefficients: np.ndarray
+    intercept: float
+    about: dict  # what it was fit on, and how it measured
+
+    def scores(self, candidates: Candidates) -> np.ndarray:
+        return self._aligned(candidates) @ self.coefficients + self.intercept
+
+    def explain(self, candidates: Candidates, i: int, top: int = 3) -> dict[str, float]:
+        """The features that added most to candidate i's score."""
+        parts = self._aligned(candidates)[i] * self.coefficients
+        order = np.argsort(-parts)[:top]
+        return {self.names[j]: round(float(parts[j]), 3) for j in order if parts[j] > 0}
+
+    def _aligned(self, candidates: Candidates) -> np.ndarray:
+        """The candidates' columns in this ranker's order; a feature it does not know (a channel
+        that was off when it was fit) weighs nothing, one it knows but the query lacks is 0."""
+        column = {n: j for j, n in enumerate(candidates.names)}
+        out = np.zeros((len(candidates.uids), len(self.names)))
+        for j, name in enumerate(self.names):
+            if name in column:
+                out[:, j] = candidates.matrix[:, column[name]]
+        return out
+
+    def to_dict(self) -> dict:
+        return {"features": list(self.names), "coefficients": [round(float(c), 6) for c in self.coefficients],
+                "intercept": round(float(self.intercept), 6), "about": self.about}
+
+    @classmethod
+    def from_dict(cls, d: dict, source: str = "ranker") -> "Ranker":
+        try:
+            names, coefficients = list(d["features"]), [float(c) for c in d["coefficients"]]
+            intercept = float(d["intercept"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"{source}: not a ranker (features, coefficients, intercept): {exc}") from None
+        if len(names) != len(coefficients):
+            raise ConfigError(f"{source}: {len(names)} features but {len(coefficients)} coefficients")
+        return cls(tuple(names), np.asarray(coefficients), intercept, d.get("about", {}))
+
+
+_loaded: dict[str, Ranker] = {}
+
+
+def load_ranker(setting: str) -> Ranker | None:
+    """The ranker a `recall_ranker` setting names: "default" (packaged), "off" (None), or a JSON file."""
+    if setting == "off":
+        return None
+    path = PACKAGED if setting == "default" else Path(setting).expanduser()
+    key = str(path)
+    if key not in _loaded:
+        try:
+            data = json.loads(path.read_text())
+        except OSError as exc:
+            raise ConfigError(f"recall_ranker {setting!r}: cannot read {path}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"recall_ranker {setting!r}: {path} line {exc.lineno}: not JSON ({exc.msg})") from None
+        _loaded[key] = Ranker.from_dict(data, str(path))
+    return _loaded[key]
+
+
+# -- fitting --------------------------------------------------------------------------
+
+
+@dataclass
+class Example:
+    """One labelled question: its candidates and which of them are evidence."""
+    group: str  # questions of one group (a conversation) are held out together in cross-validation
+    candidates: Candidates
+    relevant: np.ndarray  # bool per candidate
+
+
+def fit(examples: Sequence[Example], about: dict | None = None, regularisation: float = 1.0) -> Ranker:
+    """Logistic regression of "is evidence" on the candidates' features (scikit-learn)."""
+    from sklearn.linear_model import LogisticRegression
+
+    if not examples:
+        raise ValueError("no examples to fit a ranker on")
+    names = examples[0].candidates.names
+    x = np.vstack([e.candidates.matrix for e in examples])
+    y = np.concatenate([e.relevant for e in examples])
+    if y.all() or not y.any():
+        raise ValueError("fitting a ranker needs both relevant and irrelevant candidates")
+    model = LogisticRegression(C=regularisation, max_iter=5000).fit(x, y)
+    return Ranker(tuple(names), model.coef_[0].copy(), float(model.intercept_[0]), dict(about or {}))
+
+
+def held_out_rankings(examples: Sequence[Example]) -> list[list[str]]:
+    """Each example's candidates ordered by a ranker fit on the other groups' examples only."""
+    out: list[list[str] | None] = [None] * len(examples)
+    for group in dict.fromkeys(e.group for e in examples):
+        ranker = fit([e for e in examples if e.group != group])
+        for i, e in enumerate(examples):
+            if e.group == group:
+                order = np.argsort(-ranker.scores(e.candidates), kind="stable")
+                out[i] = [e.candidates.uids[j] for j in order]
+    return out  # type: ignore[return-value]

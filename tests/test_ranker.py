@@ -1,0 +1,139 @@
+"""The linear ranker over fused candidates: its features, fitting, held-out rankings, the
+packaged weights, and how recall and the LoCoMo benchmark use it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from graphmem import Settings
+from graphmem.cli import main
+from graphmem.errors import ConfigError
+from graphmem.recall import CHANNELS
+from graphmem.recall.ranker import (Candidates, Example, Ranker, candidate_features, feature_names, fit,
+                                    held_out_rankings, load_ranker)
+
+from test_evaluation import CONVERSATION
+from test_recall import memory_user  # noqa: F401  (a fixture, used by name)
+
+
+def features_of(candidates: Candidates, uid: str) -> dict[str, float]:
+    return dict(zip(candidates.names, candidates.matrix[candidates.uids.index(uid)]))
+
+
+def test_features_of_a_candidate():
+    got = candidate_features(
+        ["a", "b", "c"], ["semantic", "lexical"], {"semantic": ["a", "b"], "lexical": ["b"]},
+        fused={"a": 0.5, "b": 1.0}, with_neighbours={"a": 0.5, "b": 1.0, "c": 0.6},
+        neighbours={"a": ["b"], "b": ["a", "c"]}, cosines={"a": 0.9, "b": 0.7},
+        speakers={"a": "Ana", "b": "Ben", "c": "Ana"}, persons={"Ana"})
+    assert got.names == feature_names(["semantic", "lexical"])
+    a, b, c = (features_of(got, uid) for uid in "abc")
+    assert a["semantic_rank"] == pytest.approx(20 / 21) and a["semantic_top"] == 1 and a["lexical_rank"] == 0
+    assert b["semantic_rank"] == pytest.approx(20 / 22) and b["lexical_rank"] == pytest.approx(20 / 21)
+    assert (a["fused"], b["fused"], c["fused"]) == (0.5, 1.0, 0.0)
+    assert c["fused_with_neighbours"] == pytest.approx(0.6)
+    # b did better than its neighbours a and c: they are lifted by the difference, b is not
+    assert c["neighbour_lift"] == pytest.approx(1.0) and a["neighbour_lift"] == pytest.approx(0.5)
+    assert b["neighbour_lift"] == 0
+    assert a["cosine_gap"] == 0 and b["cosine_gap"] == pytest.approx(-0.2) and c["cosine_gap"] == -0.5
+    assert (a["speaker_named"], a["speaker_not_named"], b["speaker_named"], b["speaker_not_named"]) == (1, 0, 0, 1)
+    nobody = candidate_features(["a"], ["semantic"], {}, {}, {}, {}, {}, {"a": "Ana"}, persons=set())
+    assert features_of(nobody, "a")["speaker_not_named"] == 0  # the question names no one
+
+
+def synthetic(group: str, relevant_by: str, n: int = 30, seed: int = 0) -> list[Example]:
+    """Questions whose one relevant candidate has feature `relevant_by` high."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for q in range(n):
+        matrix = rng.uniform(0, 0.5, size=(5, 2))
+        matrix[0, 0 if relevant_by == "x" else 1] = 1.0
+        out.append(Example(group, Candidates([f"{group}{q}-{i}" for i in range(5)], ["x", "y"], matrix),
+                           np.array([True, False, False, False, False])))
+    return out
+
+
+def test_fit_learns_which_feature_marks_evidence():
+    ranker = fit(synthetic("g", "x"))
+    assert ranker.names == ("x", "y") and ranker.coefficients[0] > ranker.coefficients[1]
+    again = Ranker.from_dict(json.loads(json.dumps(ranker.to_dict())))
+    probe = synthetic("p", "x", n=1, seed=9)[0].candidates
+    assert np.allclose(again.scores(probe), ranker.scores(probe), atol=1e-4)
+    assert list(ranker.explain(probe, 0)) == ["x"]
+    with pytest.raises(ValueError, match="both relevant and irrelevant"):
+        fit([Example("g", Candidates(["a"], ["x"], np.ones((1, 1))), np.array([True]))])
+
+
+def test_held_out_rankings_never_see_their_own_group():
+    # groups a and b mark evidence by x; group c by y. A ranker fit without c ranks c's evidence
+    # low; one that had seen c would not.
+    examples = synthetic("a", "x") + synthetic("b", "x", seed=1) + synthetic("c", "y", seed=2)
+    ranked = held_out_rankings(examples)
+    c_positions = [r.index(e.candidates.uids[0]) for e, r in zip(examples, ranked) if e.group == "c"]
+    a_positions = [r.index(e.candidates.uids[0]) for e, r in zip(examples, ranked) if e.group == "a"]
+    assert np.mean(c_positions) > 2 and np.mean(a_positions) < 1
+
+
+def test_a_ranker_ignores_features_it_does_not_know_and_zeroes_those_it_lacks():
+    ranker = Ranker(("x", "z"), np.array([1.0, 5.0]), 0.0, {})
+    candidates = Candidates(["a", "b"], ["y", "x"], np.array([[9.0, 0.0], [0.0, 1.0]]))
+    assert list(ranker.scores(candidates)) == [0.0, 1.0]
+
+
+def test_the_packaged_ranker_scores_recall_features():
+    ranker = load_ranker("default")
+    assert list(ranker.names) == feature_names(CHANNELS)
+    assert ranker.about.get("fit_on") and load_ranker("off") is None
+
+
+def test_a_bad_ranker_file_is_named(tmp_path):
+    broken = tmp_path / "r.json"
+    broken.write_text('{"features": ["x"],\n "coefficients": [1, 2}')
+    with pytest.raises(ConfigError, match=r"r\.json line 2"):
+        load_ranker(str(broken))
+    uneven = tmp_path / "u.json"
+    uneven.write_text(json.dumps({"features": ["x"], "coefficients": [1, 2], "intercept": 0}))
+    with pytest.raises(ConfigError, match="1 features but 2 coefficients"):
+        load_ranker(str(uneven))
+    with pytest.raises(ConfigError, match="recall_ranker"):
+        Settings(recall_ranker=str(tmp_path / "missing.json")).validate()
+
+
+def test_recall_explains_the_ranking_and_can_do_without(memory_user):  # noqa: F811
+    mem, user = memory_user
+    ranked = mem.recall("Where did Alice adopt Rex?", user=user, k=5, keep_candidates=True)
+    assert ranked.memories[0].why and all(v > 0 for v in ranked.memories[0].why.values())
+    assert ranked.candidates.names == feature_names(CHANNELS) and len(ranked.candidates.uids) >= 5
+    scores = [m.score for m in ranked.memories]
+    assert scores == sorted(scores, reverse=True)
+    fused = mem.recall("Where did Alice adopt Rex?", user=user, k=5, rank=False)
+    assert fused.candidates is None and not any(m.why for m in fused.memories)
+    column = ranked.candidates.names.index("fused_with_neighbours")
+    by_fused = sorted(ranked.candidates.uids, key=lambda u: -ranked.candidates.matrix[ranked.candidates.uids.index(u), column])
+    assert [m.uid for m in fused.memories] == by_fused[:5]
+
+
+def test_bench_locomo_cross_validates_and_fits_a_ranker(home, tmp_path, monkeypatch):
+    monkeypatch.delenv("GRAPHMEM_URI", raising=False)
+    paths = []
+    for cid in ("conv-x", "conv-y"):
+        path = tmp_path / f"{cid}.json"
+        path.write_text(json.dumps(CONVERSATION), encoding="utf-8")
+        paths.append(path)
+    out, figures = tmp_path / "ranker.json", tmp_path / "figures.json"
+    result = CliRunner().invoke(main, ["bench", "locomo", *map(str, paths), "--k", "1,2", "--home", str(home),
+                                       "--cross-validate", "--fit-ranker", str(out), "--json", str(figures)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    ranker = load_ranker(str(out))
+    assert list(ranker.names) == feature_names(CHANNELS)
+    assert "conv-x, conv-y" in ranker.about["fit_on"] and "recall@2" in ranker.about["held_out"]
+    systems = json.loads(figures.read_text())["systems"]
+    held_out = systems["graphmem, ranker fit without the conversation"]["scores"]["overall"]
+    assert held_out["n"] == systems["graphmem"]["scores"]["overall"]["n"] == 10
+    one = CliRunner().invoke(main, ["bench", "locomo", str(paths[0]), "--home", str(home), "--cross-validate"])
+    assert one.exit_code != 0 and "at least two" in one.output
