@@ -47,7 +47,7 @@ from .ingest import EXAMPLE, LOCOMO
 SIZES = {True: [1_000], False: [1_000, 10_000, 100_000]}
 QUESTIONS = 100
 WARM = 5  # untimed recalls before each size's timed ones
-STAGES = ("analysis", "semantic", "lexical", "entity", "simplicial", "temporal", "structure", "total")
+STAGES = ("analysis", "semantic", "lexical", "entity", "simplicial", "temporal", "rank", "structure", "total")
 SEED = 20251122
 USER = "bench-recall"
 FIRST = ("Alice", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kavya",
@@ -158,7 +158,7 @@ def measure(mem: Memory, questions: list[str]) -> dict:
     embedder = mem.embedder()
     for q in questions[:WARM]:
         mem.recall(q, USER, k=10)  # untimed: caches, the server's pages
-    wall, stages, embed, hits = [], {s: [] for s in STAGES + ("fusion+neighbours",)}, [], []
+    wall, stages, embed, hits = [], {s: [] for s in STAGES + ("other",)}, [], []
     for q in questions:
         t0 = time.perf_counter()
         got = mem.recall(q, USER, k=10)
@@ -166,8 +166,7 @@ def measure(mem: Memory, questions: list[str]) -> dict:
         hits.append(len(got.memories))
         for s in STAGES:
             stages[s].append(got.timings.get(s, 0.0))
-        stages["fusion+neighbours"].append(got.timings.get("total", 0.0) - sum(got.timings.get(s, 0.0)
-                                                                               for s in STAGES[:-1]))
+        stages["other"].append(got.timings.get("total", 0.0) - sum(got.timings.get(s, 0.0) for s in STAGES[:-1]))
     for q in questions:  # the query embedding alone (inside "analysis" above), for the split
         t0 = time.perf_counter()
         embedder.embed([q])
@@ -305,7 +304,7 @@ def _plot(by_n: list[dict], out: Path, suffix: str) -> str | None:
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.plot(ns, [r["end_to_end"]["p50_ms"] for r in by_n], "o-", color="C0", label="end to end p50")
     ax.plot(ns, [r["end_to_end"]["p95_ms"] for r in by_n], "o--", color="C0", label="end to end p95")
-    for i, stage in enumerate(("analysis", "semantic", "lexical", "entity", "simplicial", "fusion+neighbours")):
+    for i, stage in enumerate(("analysis", "semantic", "lexical", "entity", "simplicial", "rank")):
         ax.plot(ns, [max(r["stages"][stage]["p50_ms"], 1e-2) for r in by_n], ".-", color=f"C{i + 1}",
                 alpha=0.7, label=f"{stage} p50")
     ax.axhline(100, color="grey", lw=0.8, ls=":")
