@@ -123,6 +123,16 @@ class Simplex:
         return len(self.vids)
 
     @classmethod
+    def _trusted(cls, vids, names, kind, count, first_seen, last_seen, witnesses, meta) -> "Simplex":
+        """Built without the frozen dataclass's __init__, which sets each field through
+        object.__setattr__ (1.4 against 0.45 µs): cofaces build thousands per call. Only for
+        fields already of the right types."""
+        simplex = object.__new__(cls)
+        simplex.__dict__.update(vids=vids, names=names, kind=kind, count=count, first_seen=first_seen,
+                                last_seen=last_seen, witnesses=witnesses, meta=meta)
+        return simplex
+
+    @classmethod
     def from_row(cls, row: dict, names: dict[int, str] | None = None) -> "Simplex":
         """From a statement's row: vids from `path` (a list) or `key` ("3,7,12"); names from the
         row's `names` ([depth, name] pairs) or, when given, the `names` map of vid to name."""
