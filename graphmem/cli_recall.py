@@ -43,8 +43,10 @@ def recall(ctx, query, k, budget, user, uri, as_json):
         for column in ("#", "source", "speaker", "date", "memory", "channels (rank)"):
             table.add_column(column)
         for i, m in enumerate(d["memories"], start=1):
+            found = " ".join(f"{c}:{r}" for c, r in m["channels"].items())
+            why = " ".join(f"{reason}+{lift:.1f}" for reason, lift in m["why"].items())
             table.add_row(str(i), m["source_id"] or "", m["speaker"] or "", (m["session_date"] or "")[:10],
-                          m["text"], " ".join(f"{c}:{r}" for c, r in m["channels"].items()))
+                          m["text"], found + (f"\n[dim]up by {why}[/]" if why else ""))
         console.print(table)
         _render_gaps(d["gaps"])
         console.print(f"[dim]recall took {d['timings_ms']['total']:.0f} ms[/]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -60,3 +61,16 @@ def test_cypher_prints_the_statement(invoke):
 def test_db_status(invoke):
     status = json.loads(invoke("db", "status", "--json").output)
     assert status["running"] is True and status["socket"].endswith(".sock")
+
+
+def test_ingest_then_recall_and_gaps_from_the_command_line(invoke, user):
+    """The README's first command, on a fresh user: the answer first, with what ranked it."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "chat.txt"
+    assert invoke("ingest", example, "--user", user).exit_code == 0
+    table = invoke("recall", "Where did Alice adopt Rex?", "--user", user, "--k", "3")
+    assert table.exit_code == 0 and "adopted" in table.output and "speaker+" in table.output
+    found = json.loads(invoke("recall", "Where did Alice adopt Rex?", "--user", user, "--k", "3", "--json").output)
+    first = found["memories"][0]
+    assert first["source_id"] == "chat.txt:2" and first["why"] and "semantic" in first["channels"]
+    gaps = json.loads(invoke("gaps", "Did Emma ever meet Carol in Tokyo?", "--user", user, "--json").output)
+    assert "Emma" in gaps["entities"] and gaps["gaps"]

@@ -14,7 +14,7 @@ from graphmem.cli import main
 from graphmem.errors import ConfigError
 from graphmem.recall import CHANNELS
 from graphmem.recall.ranker import (Candidates, Example, Ranker, candidate_features, feature_names, fit,
-                                    held_out_rankings, load_ranker)
+                                    held_out_rankings, load_ranker, reason_of)
 
 from test_evaluation import CONVERSATION
 from test_recall import memory_user  # noqa: F401  (a fixture, used by name)
@@ -45,6 +45,13 @@ def test_features_of_a_candidate():
     assert features_of(nobody, "a")["speaker_not_named"] == 0  # the question names no one
 
 
+def test_reasons_group_features_by_what_they_tell():
+    assert [reason_of(f) for f in feature_names(["semantic", "temporal"])] == [
+        "semantic", "semantic", "temporal", "temporal", "fusion", "fusion", "neighbours", "semantic",
+        "speaker", "speaker"]
+    assert reason_of("x") == "x"
+
+
 def synthetic(group: str, relevant_by: str, n: int = 30, seed: int = 0) -> list[Example]:
     """Questions whose one relevant candidate has feature `relevant_by` high."""
     rng = np.random.default_rng(seed)
@@ -63,7 +70,10 @@ def test_fit_learns_which_feature_marks_evidence():
     again = Ranker.from_dict(json.loads(json.dumps(ranker.to_dict())))
     probe = synthetic("p", "x", n=1, seed=9)[0].candidates
     assert np.allclose(again.scores(probe), ranker.scores(probe), atol=1e-4)
-    assert list(ranker.explain(probe, 0)) == ["x"]
+    even = Candidates(["a", "b", "c"], ["x", "y"], np.array([[1.0, 0.3], [0.1, 0.3], [0.1, 0.3]]))
+    lifted = ranker.explain(even, [0, 1])
+    assert list(lifted[0]) == ["x"]  # "a" stands out by x; y is the same for all, so lifts none
+    assert lifted[1] == {}  # "b" is below the candidates' mean of x: nothing lifted it
     with pytest.raises(ValueError, match="both relevant and irrelevant"):
         fit([Example("g", Candidates(["a"], ["x"], np.ones((1, 1))), np.array([True]))])
 

@@ -40,7 +40,7 @@ class Recalled:
     restated: str | None = None
     refers_to: str | None = None
     caption: str | None = None
-    why: dict[str, float] = field(default_factory=dict)  # the ranker's largest contributions to the score
+    why: dict[str, float] = field(default_factory=dict)  # what lifted it most above the other candidates (ranker.py)
 
     def context_line(self) -> str:
         date = f"[{self.session_date[:10]}] " if self.session_date else ""
@@ -113,7 +113,8 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
     ranked = _rank(candidates, ranker)
     top = ranked[:k * (RERANK_POOL if mem.settings.rerank_model else 1)]
     where = {uid: i for i, uid in enumerate(candidates.uids)}
-    why = {uid: ranker.explain(candidates, where[uid]) for uid, _ in top} if ranker else {}
+    why = dict(zip((uid for uid, _ in top), ranker.explain(candidates, [where[uid] for uid, _ in top]))) \
+        if ranker and top else {}
     _lap(clock, "rank", t0)
     t0 = time.perf_counter()
     memories = _details(mem, user, top, rankings, why)

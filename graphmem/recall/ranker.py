@@ -32,6 +32,19 @@ def feature_names(channels: Sequence[str]) -> list[str]:
                           "speaker_named", "speaker_not_named"]
 
 
+# What a feature tells a reader, when it explains a ranking: a channel's rank features speak for
+# that channel, and complementary features for one idea.
+REASONS = {"cosine_gap": "semantic", "fused": "fusion", "fused_with_neighbours": "fusion",
+           "neighbour_lift": "neighbours", "speaker_named": "speaker", "speaker_not_named": "speaker"}
+
+
+def reason_of(feature: str) -> str:
+    if feature in REASONS:
+        return REASONS[feature]
+    channel, _, suffix = feature.rpartition("_")
+    return channel if suffix in ("rank", "top") and channel else feature
+
+
 @dataclass
 class Candidates:
     """The fused candidates of one question and the features the ranker scores them by."""
@@ -82,11 +95,22 @@ class Ranker:
     def scores(self, candidates: Candidates) -> np.ndarray:
         return self._aligned(candidates) @ self.coefficients + self.intercept
 
-    def explain(self, candidates: Candidates, i: int, top: int = 3) -> dict[str, float]:
-        """The features that added most to candidate i's score."""
-        parts = self._aligned(candidates)[i] * self.coefficients
-        order = np.argsort(-parts)[:top]
-        return {self.names[j]: round(float(parts[j]), 3) for j in order if parts[j] > 0}
+    def explain(self, candidates: Candidates, rows: Sequence[int], top: int = 3) -> list[dict[str, float]]:
+        """For each of the given candidates, the reasons (`reason_of` its features) that lifted
+        its score most above the average candidate's: the sums of coefficient × (value − the
+        candidates' mean), which for a linear model are exactly its SHAP values against the
+        candidate pool. (Raw contributions would name the same heavy features for every memory.)"""
+        x = self._aligned(candidates)
+        parts = (x[list(rows)] - x.mean(axis=0)) * self.coefficients
+        reasons = [reason_of(name) for name in self.names]
+        out = []
+        for row in parts:
+            lift: dict[str, float] = {}
+            for reason, part in zip(reasons, row):
+                lift[reason] = lift.get(reason, 0.0) + float(part)
+            best = sorted((r for r in lift if lift[r] > 0), key=lambda r: -lift[r])[:top]
+            out.append({r: round(lift[r], 3) for r in best})
+        return out
 
     def _aligned(self, candidates: Candidates) -> np.ndarray:
         """The candidates' columns in this ranker's order; a feature it does not know (a channel
