@@ -82,7 +82,7 @@ class Memory:
         from .models import embedder
         from .errors import ConfigError
 
-        model = embedder(self.settings.embedding_model)
+        model = embedder(self.settings.embedding_model, self.settings.embedding_precision)
         if model.dimensions != self.settings.embedding_dimensions:
             raise ConfigError(
                 f"embedding model {self.settings.embedding_model!r} gives {model.dimensions}-d vectors but the "

