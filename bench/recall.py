@@ -47,7 +47,7 @@ from .ingest import EXAMPLE, LOCOMO
 SIZES = {True: [1_000], False: [1_000, 10_000, 100_000]}
 QUESTIONS = 100
 WARM = 5  # untimed recalls before each size's timed ones
-STAGES = ("analysis", "semantic", "lexical", "entity", "simplicial", "temporal", "rank", "structure", "total")
+STAGES = ("analysis", "semantic", "lexical", "entity", "simplicial", "temporal", "answer", "rank", "structure", "total")
 SEED = 20251122
 USER = "bench-recall"
 FIRST = ("Alice", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kavya",

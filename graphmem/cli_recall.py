@@ -38,7 +38,8 @@ def recall(ctx, query, k, budget, user, uri, as_json):
         a = d["analysis"]
         console.print(f"[bold]{a['type']}[/] question; entities: "
                       f"{', '.join(e['name'] for e in a['entities']) or 'none matched'}"
-                      + (f"; time: {a['time_text']}" if a["time_text"] else ""))
+                      + (f"; time: {a['time_text']}" if a["time_text"] else "")
+                      + (f"; asks for {', '.join(a['answer_kinds'])} entities" if a["answer_kinds"] else ""))
         table = Table()
         for column in ("#", "source", "speaker", "date", "memory", "channels (rank)"):
             table.add_column(column)

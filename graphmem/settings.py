@@ -16,7 +16,7 @@ PRECISIONS = ("auto", "float32", "bfloat16")  # of the embedding model's arithme
 ENV_PREFIX = "GRAPHMEM_"
 # Tuned once on the LoCoMo development split, one set for every type (per-type sets fit that
 # split better and new conversations worse); see README "Recall quality".
-_WEIGHTS = {"semantic": 1.0, "lexical": 0.5, "entity": 0.5, "simplicial": 0.25, "temporal": 1.0}
+_WEIGHTS = {"semantic": 1.0, "lexical": 0.5, "entity": 0.5, "simplicial": 0.25, "temporal": 1.0, "answer": 0.5}
 RECALL_WEIGHTS = {t: dict(_WEIGHTS) for t in ("single-hop", "multi-hop", "temporal", "open-domain")}
 
 

@@ -49,6 +49,14 @@ def test_each_channel_finds_its_answer(memory_user):
         assert all(channels[0] in m.channels for m in got.memories)
 
 
+def test_the_answer_channel_finds_the_kind_of_thing_asked_for_said_by_whom_it_names(memory_user):
+    mem, user = memory_user
+    got = recall(mem, "Which cities has Bob been to?", user=user, k=5, channels=["answer"], neighbours=False)
+    assert got.analysis.answer_kinds == ["GPE", "LOC", "FAC"]
+    assert set(got.source_ids) == {line(5), line(9)}  # Lisbon and Tokyo, as Bob said them; not Alice's Lisbon
+    assert not analyse(mem, mem.complex(user), "What happened to Rex?").answer_kinds
+
+
 def test_fused_answer_explains_its_channels(memory_user):
     mem, user = memory_user
     got = mem.recall("Where did Alice adopt Rex?", user=user, k=5)

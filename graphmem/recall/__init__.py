@@ -2,7 +2,7 @@
 structure behind them (`mem.recall(query, user=..., k=10)`).
 
 query -> analysis (entities, times, type) -> channels, each one Cypher statement returning a
-ranked list of memories (semantic, lexical, entity, simplicial, temporal) -> weighted
+ranked list of memories (semantic, lexical, entity, simplicial, temporal, answer) -> weighted
 reciprocal rank fusion (weights per query type, in Settings), the session neighbours of the
 best inheriting part of their score -> a linear ranker over the fused candidates (ranker.py)
 -> top k, the query-induced subcomplex and its gaps, a token budget."""
@@ -22,7 +22,7 @@ from .ranker import Candidates, Ranker, candidate_features, load_ranker
 if TYPE_CHECKING:
     from ..memory import Memory
 
-CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal")
+CHANNELS = ("semantic", "lexical", "entity", "simplicial", "temporal", "answer")
 BOOSTING = ("lexical", "entity")  # they boost the candidates of the channels before them (FANOUT)
 DEPTH = 50  # how many memories each channel ranks
 
@@ -254,6 +254,17 @@ def _temporal(mem, user: str, a: Analysis) -> list[str]:
     return [r["uid"] for r in rows]
 
 
+def _answer(mem, user: str, a: Analysis) -> list[str]:
+    """Memories mentioning an entity of the kind the question asks for (a place, a title), by
+    the people it names, closest to the question first."""
+    if not a.answer_kinds:
+        return []
+    speakers = [e.name for e in a.entities if e.kind == "PERSON"]
+    rows = mem.run("recall_answer", read_only=True, user_id=user, kinds=a.answer_kinds, speakers=speakers,
+                   vector=a.vector, fanout=FANOUT, limit=DEPTH)
+    return [r["uid"] for r in rows]
+
+
 def _simplicial(mem, user: str, a: Analysis) -> tuple[list[str], list[dict]]:
     """Cofaces of the matched vertex set and of its subsets: a memory ranks by its best
     simplex, fuller overlap with the query first, then turn over session witnesses, then
@@ -272,7 +283,7 @@ def _simplicial(mem, user: str, a: Analysis) -> tuple[list[str], list[dict]]:
     return sorted(best, key=lambda uid: best[uid], reverse=True)[:DEPTH], rows
 
 
-CHANNEL_FUNCTIONS = {"lexical": _lexical, "entity": _entity, "temporal": _temporal}  # semantic and simplicial return more
+CHANNEL_FUNCTIONS = {"lexical": _lexical, "entity": _entity, "temporal": _temporal, "answer": _answer}  # semantic and simplicial return more
 
 
 # -- the answer -----------------------------------------------------------------------
