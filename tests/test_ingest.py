@@ -18,7 +18,7 @@ import pytest
 from graphmem import Memory, Settings
 from graphmem.errors import ConfigError, InputError
 from graphmem.ingest import read_transcript
-from graphmem.models import Embedder, resolve_precision
+from graphmem.models import SMALL_BATCH, Embedder, resolve_precision
 
 CONVERSATION = """\
 ## 8 May 2023
@@ -219,3 +219,15 @@ def test_bfloat16_embeddings_stay_close_to_float32_ones():
     assert resolve_precision("auto") in ("float32", "bfloat16") and resolve_precision("float32") == "float32"
     with pytest.raises(ConfigError, match="embedding_precision"):
         Settings(embedding_precision="fp8").validate()
+
+
+def test_bfloat16_batches_are_padded_to_few_shapes_without_changing_a_vector():
+    """Padded batches (PAD_BATCH) and token lengths (PAD_TOKENS) keep oneDNN's kernels few; each
+    text still gets its own vector, the one it gets alone."""
+    fast = Embedder("all-MiniLM-L6-v2", "bfloat16")
+    texts = [f"Turn {i}: " + "a longer sentence about the violin " * (i % 4) for i in range(SMALL_BATCH + 3)]
+    together = fast.embed(texts)
+    alone = np.vstack([fast.embed([t]) for t in texts])
+    assert together.shape == (len(texts), fast.dimensions)
+    assert ((together * alone).sum(axis=1) > 0.999).all()
+    assert not np.allclose(together[-1], together[-2])  # the padding copies the last text; it is dropped
