@@ -151,6 +151,20 @@ def test_words_too_frequent_to_walk_only_boost_what_others_found(memory_user, mo
     assert any("lexical" in m.channels for m in fused.memories)
 
 
+def test_the_lexical_boost_scores_a_memory_as_the_walk_does(memory_user):
+    """recall_lexical_boost.cypher repeats recall_lexical.cypher's BM25 formula (statements
+    cannot share an expression): with every word boosted, a memory scores what the walk gave it."""
+    mem, user = memory_user
+    terms = analyse(mem, mem.complex(user), "Did Rex chew shoes in Lisbon, and who plays the violin or pottery?").words
+    walked = {r["uid"]: r["score"] for r in mem.run("recall_lexical", read_only=True, user_id=user, terms=terms,
+                                                     max_df=1 << 30, limit=50)}
+    assert len(walked) >= 3
+    boosted = {r["uid"]: r["score"] for r in mem.run("recall_lexical_boost", read_only=True, user_id=user,
+                                                      terms=terms, max_df=0, uids=list(walked))}
+    assert boosted.keys() == walked.keys()
+    assert all(abs(boosted[uid] - walked[uid]) < 1e-9 for uid in walked)
+
+
 def test_the_entity_walk_takes_neighbours_only_while_their_mentions_fit(memory_user):
     mem, user = memory_user
     rows = mem.driver.run(  # an entity related to one mentioned in a memory without it
