@@ -102,12 +102,14 @@ class GraphmemSystem:
         self.mem.embedder(), self.mem.nlp()
 
     def prepare(self, conversation_id: str, turns) -> None:
-        self.mem.ingest(list(turns), user=f"locomo-{conversation_id}")
+        from .evaluation.locomo import locomo_user
+
+        self.mem.ingest(list(turns), user=locomo_user(conversation_id))
 
     def retrieve(self, conversation_id: str, question: str, k: int) -> list[str]:
-        from .evaluation.locomo import CollectedQuestion
+        from .evaluation.locomo import CollectedQuestion, locomo_user
 
-        user = f"locomo-{conversation_id}"
+        user = locomo_user(conversation_id)
         result = self.mem.recall(question, user=user, k=k, channels=self.channels, neighbours=self.neighbours,
                                  rank=self.rank, keep_candidates=self.collect)
         if self.collect:

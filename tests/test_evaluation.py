@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from graphmem.evaluation import (BM25, Dense, all_at_k, load_conversations, load_questions, normalise_dia_id,
+from graphmem.evaluation import (BM25, Dense, all_at_k, evidence_misses, load_conversations, load_questions, normalise_dia_id,
                                  normalise_evidence, recall_at_k, run_benchmark, scan_questions, tokenize, turn_text)
 
 
@@ -260,3 +260,15 @@ def test_upstream_list_file_holds_several_conversations(tmp_path):
     assert [q.evidence for q in load_questions(path)] == [("D1:1",), ("D2:1",), ("D1:1",)]
     result = run_benchmark(path, {"BM25": BM25()}, ks=(1,))
     assert [c.id for c in result.conversations] == ["conv-1", "conv-2"] and len(result.records) == 3
+
+
+def test_evidence_misses_say_where_recall_left_the_evidence(locomo_file, mem):
+    from graphmem.cli_recall import GraphmemSystem
+
+    conversation = load_conversations(locomo_file)[0]
+    GraphmemSystem(mem).prepare(conversation.id, conversation.turns)
+    wide = evidence_misses(mem, [locomo_file], category=1, k=10)  # 7 turns: every one fits in 10
+    assert wide == {"questions": 2, "all in the top k": 2, "some not a candidate": 0, "all candidates, some below k": 0}
+    narrow = evidence_misses(mem, [locomo_file], category=1, k=1)  # two evidence turns each: never all in 1
+    assert narrow["all in the top k"] == 0 and narrow["questions"] == 2
+    assert narrow["some not a candidate"] + narrow["all candidates, some below k"] == 2

@@ -698,6 +698,35 @@ def run_benchmark(paths: str | Path | Iterable[str | Path], systems: Mapping[str
 
 # --------------------------------------------------------------------------- the recall ranker
 
+def locomo_user(conversation_id: str) -> str:
+    """The user a LoCoMo conversation is ingested under by `graphmem bench locomo`."""
+    return f"locomo-{conversation_id}"
+
+
+def evidence_misses(mem, paths: Sequence[str | Path], category: int = 1, k: int = 10) -> dict[str, int]:
+    """Questions of `category` counted by where graphmem's recall left their evidence: all in the
+    top k, some not among the ranker's candidates, or all among them but not all in the top k.
+    The conversations must be ingested already, as `graphmem bench locomo --home` leaves them."""
+    counts = {"questions": 0, "all in the top k": 0, "some not a candidate": 0, "all candidates, some below k": 0}
+    for path in paths:
+        for conversation in load_conversations(path):
+            user = locomo_user(conversation.id)
+            for q in conversation.questions.questions:
+                if q.category != category:
+                    continue
+                got = mem.recall(q.question, user=user, k=k, keep_candidates=True)
+                rows = mem.run("recall_memories", read_only=True, user_id=user, uids=got.candidates.uids)
+                pool, evidence = {r["source_id"] for r in rows}, set(q.evidence)
+                counts["questions"] += 1
+                if evidence <= set(got.source_ids[:k]):
+                    counts["all in the top k"] += 1
+                elif evidence <= pool:
+                    counts["all candidates, some below k"] += 1
+                else:
+                    counts["some not a candidate"] += 1
+    return counts
+
+
 @dataclass
 class CollectedQuestion:
     """What graphmem's recall ranked for one question (its ranker's input), kept to fit a ranker."""
