@@ -703,6 +703,13 @@ def locomo_user(conversation_id: str) -> str:
     return f"locomo-{conversation_id}"
 
 
+def candidate_sources(mem, user: str, uids: Sequence[str]) -> list[str]:
+    """The source id (LoCoMo's dia_id) of each candidate memory, "" for one that has none."""
+    rows = mem.run("recall_memories", read_only=True, user_id=user, uids=list(uids))
+    source = {r["uid"]: r["source_id"] for r in rows}
+    return [source.get(uid) or "" for uid in uids]
+
+
 def evidence_misses(mem, paths: Sequence[str | Path], category: int = 1, k: int = 10) -> dict[str, int]:
     """Questions of `category` counted by where graphmem's recall left their evidence: all in the
     top k, some not among the ranker's candidates, or all among them but not all in the top k.
@@ -715,8 +722,7 @@ def evidence_misses(mem, paths: Sequence[str | Path], category: int = 1, k: int 
                 if q.category != category:
                     continue
                 got = mem.recall(q.question, user=user, k=k, keep_candidates=True)
-                rows = mem.run("recall_memories", read_only=True, user_id=user, uids=got.candidates.uids)
-                pool, evidence = {r["source_id"] for r in rows}, set(q.evidence)
+                pool, evidence = set(candidate_sources(mem, user, got.candidates.uids)), set(q.evidence)
                 counts["questions"] += 1
                 if evidence <= set(got.source_ids[:k]):
                     counts["all in the top k"] += 1
@@ -747,9 +753,7 @@ def ranker_examples(mem, collected: Sequence[CollectedQuestion], records: Sequen
     for c, record in zip(collected, records):
         if c.conversation != record.question.conversation:
             raise ValueError(f"question order differs: {c.conversation} against {record.question.conversation}")
-        rows = mem.run("recall_memories", read_only=True, user_id=c.user, uids=c.candidates.uids)
-        source = {r["uid"]: r["source_id"] for r in rows}
-        ids = [source.get(uid) or "" for uid in c.candidates.uids]
+        ids = candidate_sources(mem, c.user, c.candidates.uids)
         examples.append(Example(c.conversation, c.candidates, np.array([i in record.question.evidence for i in ids])))
         sources.append(ids)
     return examples, sources

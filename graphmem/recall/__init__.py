@@ -174,9 +174,8 @@ def _candidates(mem, user: str, a: Analysis, rankings: dict[str, list[str]], fus
         for n in around.get(uid, ()):
             with_neighbours[n] = max(with_neighbours.get(n, 0.0), fused[uid] * share)
             pool.append(n)
-    persons = {e.name for e in a.entities if e.kind == "PERSON"}
     return candidate_features(list(dict.fromkeys(pool)), CHANNELS, rankings, fused, with_neighbours, around,
-                              cosines, speakers, persons)
+                              cosines, speakers, set(a.persons()))
 
 
 def _rank(candidates: Candidates, ranker: Ranker | None) -> list[tuple[str, float]]:
@@ -259,8 +258,7 @@ def _answer(mem, user: str, a: Analysis) -> list[str]:
     the people it names, closest to the question first."""
     if not a.answer_kinds:
         return []
-    speakers = [e.name for e in a.entities if e.kind == "PERSON"]
-    rows = mem.run("recall_answer", read_only=True, user_id=user, kinds=a.answer_kinds, speakers=speakers,
+    rows = mem.run("recall_answer", read_only=True, user_id=user, kinds=a.answer_kinds, speakers=a.persons(),
                    vector=a.vector, fanout=FANOUT, limit=DEPTH)
     return [r["uid"] for r in rows]
 

@@ -59,6 +59,10 @@ class Analysis:
     notes: list[str] = field(default_factory=list)
     answer_kinds: list[str] = field(default_factory=list)  # entity kinds the question asks for (ANSWER_KINDS)
 
+    def persons(self) -> list[str]:
+        """The names of the people the question names."""
+        return [e.name for e in self.entities if e.kind == "PERSON"]
+
     def specific_vids(self) -> list[int]:
         """The matched vertices that are not everywhere (all of them if every one is)."""
         specific = [e.vid for e in self.entities if not e.common]
