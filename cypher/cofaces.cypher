@@ -1,22 +1,27 @@
 // cofaces: every stored simplex that contains all of $vids (ascending), without witnesses
-// (cofaces_witnesses.cypher adds them).
-// Candidates are the trie nodes labelled with the largest vertex at depth >= |vids| (the
-// L_j(last) lists) whose path holds every vertex; each stored node below them is a coface.
+// (cofaces_witnesses.cypher adds them), in no order: the client sorts and applies a limit.
+// Candidates are the trie nodes labelled with the largest vertex (its L_j list: the nodes
+// with a LABEL edge to that entity) at depth >= |vids| whose path holds every vertex; each
+// stored node below them is a coface. Reached from the entity, not by the (user_id, vertex)
+// index on SimplexNode: one key seek into the far smaller Entity index (p50 0.17 against
+// 0.32 ms on the server at 10^5 simplices, bench/README.md). The path test sits in WITH:
+// FalkorDB 4.16 otherwise applied it only after walking every candidate's subtree.
+// Unsorted: FalkorDB's sort cost 1.4 us a row, a third of a 2,000-simplex search; the client
+// sorts the split rows in a fraction of that.
 // One row, not a row per simplex: a result can hold thousands of simplices, and both the
 // server's reply and the client's parsing cost per value (FalkorDB's compact format sends a
 // type with each value). So each simplex is one string, its `packed` property, which
 // insert_simplices.cypher writes with the fields it is made of: key, count, first_seen,
 // last_seen (epoch seconds), meta (JSON, which escapes control characters) and kind (last, so
 // that it may hold anything; prefixed by '=' when not null), joined by the client's separator.
-// Building that string here cost as much as the search itself (bench/README.md).
+// Building that string here cost as much as the search itself.
 // No vertex names: graphmem resolves them from its entity cache (walking each path for its
 // names cost more than the search).
-// params: user_id, vids, limit
-MATCH (c:SimplexNode {user_id: $user_id, vertex: last($vids)})
-WHERE c.depth >= size($vids) AND all(v IN $vids WHERE v IN c.path)
-MATCH (s:SimplexNode)-[:PARENT*0..]->(c)
+// params: user_id, vids
+MATCH (:Entity {user_id: $user_id, vid: last($vids)})<-[:LABEL]-(c)
+WHERE c.depth >= size($vids)
+WITH c WHERE all(v IN $vids WHERE v IN c.path)
+MATCH (s)-[:PARENT*0..]->(c)
 WHERE s.count > 0
 WITH s
-ORDER BY s.depth DESC, s.count DESC, s.key
-LIMIT $limit
 RETURN collect(s.packed) AS rows

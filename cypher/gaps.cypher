@@ -6,7 +6,7 @@ UNWIND $faces AS f
 OPTIONAL MATCH (s:SimplexNode {user_id: $user_id, key: f.key})
 WITH f, s
 WHERE s IS NULL OR s.count = 0
-MATCH (c:SimplexNode {user_id: $user_id, vertex: last(f.vids)})
+MATCH (:Entity {user_id: $user_id, vid: last(f.vids)})<-[:LABEL]-(c)
 // the containment test sits in WITH: FalkorDB 4.16 mis-evaluates it as a MATCH filter
 WITH f, c, c.depth >= size(f.vids) AND all(v IN f.vids WHERE v IN c.path) AS holds
 WHERE holds

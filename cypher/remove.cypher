@@ -2,10 +2,10 @@
 // delete the trie nodes left with no stored simplex below them, and rebuild the
 // NEXT_SAME_LABEL rings they were on. One statement.
 // params: user_id, vids, cofaces
-MATCH (c:SimplexNode {user_id: $user_id, vertex: last($vids)})
-WHERE c.depth >= size($vids) AND all(v IN $vids WHERE v IN c.path)
-  AND ($cofaces OR c.depth = size($vids))
-MATCH (s:SimplexNode)-[:PARENT*0..]->(c)
+MATCH (:Entity {user_id: $user_id, vid: last($vids)})<-[:LABEL]-(c)
+WHERE c.depth >= size($vids) AND ($cofaces OR c.depth = size($vids))
+WITH c WHERE all(v IN $vids WHERE v IN c.path)
+MATCH (s)-[:PARENT*0..]->(c)
 WHERE s.count > 0 AND ($cofaces OR s = c)
 WITH collect(DISTINCT s) AS removed
 WHERE size(removed) > 0

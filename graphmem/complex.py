@@ -211,7 +211,7 @@ class Complex:
         if vids is None:
             return []
         statement = "cofaces_witnesses" if witnesses else "cofaces"
-        found = self._run(statement, read_only=True, vids=list(vids), limit=limit or 1 << 31)[0]
+        found = self._run(statement, read_only=True, vids=list(vids))[0]
         if not found["rows"]:
             self._require_user()
             return []
@@ -219,25 +219,31 @@ class Complex:
         # Thousands of simplices per call: this loop is the client's share of a large result,
         # kept lean. Names come from the cache; the vertices it has not seen yet cost one
         # entity_names statement, after which the few simplices that lacked them are rebuilt.
+        # Times repeat (a simplex seen once has first == last; a session's share its date):
+        # each distinct one is converted once.
         name, build = self._name_of.get, Simplex._trusted
-        utc, stamp = timezone.utc, datetime.fromtimestamp
+        stamps = _Stamps()
         seen_by = found.get("witnesses")
-        result, unnamed = [], []
-        for i, row in enumerate(found["rows"]):
-            key, count, first, last, meta, kind = row.split(SEP, 5)
-            path = tuple(map(int, key.split(",")))
+        result, ranks, unnamed = [], [], []
+        rows = [row.split(SEP, 5) for row in found["rows"]]
+        # every key ("3,7,12") parsed by one json.loads: half the time of int() on each vid
+        paths = json.loads("[[" + "],[".join([row[0] for row in rows]) + "]]")
+        for i, (key, count, first, last, meta, kind) in enumerate(rows):
+            path = tuple(paths[i])
             names = tuple(map(name, path))
             if None in names:
                 unnamed.append(i)
-            result.append(build(
-                path, names, kind[1:] if kind else None, int(float(count)),
-                stamp(float(first), utc) if first else None, stamp(float(last), utc) if last else None,
-                tuple(sorted(seen_by[i])) if seen_by else (), json.loads(meta) if meta else {}))
+            count = int(float(count))
+            ranks.append((-len(path), -count, key))
+            result.append(build(path, names, kind[1:] if kind else None, count, stamps[first], stamps[last],
+                                tuple(sorted(seen_by[i])) if seen_by else (), json.loads(meta) if meta else {}))
         if unnamed:
             self._names({v for i in unnamed for v in result[i].vids})
             for i in unnamed:
                 result[i] = replace(result[i], names=tuple(name(v) or str(v) for v in result[i].vids))
-        return result
+        # largest first, then most observed, then by key (the statement returns them unordered)
+        order = sorted(range(len(result)), key=ranks.__getitem__)
+        return [result[i] for i in order[:limit or None]]
 
     def simplices(self, limit: int | None = None) -> list[Simplex]:
         """Every stored simplex, largest first, then most observed."""
@@ -330,3 +336,11 @@ class Complex:
         for statement in self.memory.query("verify").statements():
             problems += self.memory.driver.run(statement, {"user_id": self.user}, read_only=True)
         return problems
+
+
+class _Stamps(dict):
+    """Epoch-seconds text ("" for none) to a UTC datetime, each distinct text converted once."""
+
+    def __missing__(self, text: str) -> datetime | None:
+        moment = self[text] = datetime.fromtimestamp(float(text), timezone.utc) if text else None
+        return moment

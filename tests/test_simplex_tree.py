@@ -39,6 +39,10 @@ def check_agrees(cx, model: ComplexModel, probe: list[str]) -> None:
     assert (found.count if found else None) == model.find(probe)
     cofaces = cx.cofaces(probe)
     assert names_of(cofaces) == model.cofaces(probe)
+    # largest first, then most observed, then by key; a limit keeps that order's head
+    ranks = [(-s.dimension, -s.count, s.key) for s in cofaces]
+    assert ranks == sorted(ranks)
+    assert cx.cofaces(probe, limit=2) == cofaces[:2]
     for s in cofaces:  # each packed string (cofaces.cypher) agrees with the fields it is made of
         found = cx.find(list(s.names))
         # FalkorDB replies with doubles to 15 significant digits (10 us at today's epochs); the
