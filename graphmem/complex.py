@@ -226,7 +226,7 @@ class Complex:
         # share its date): each distinct one is converted once.
         keys, counts, firsts, lasts, metas, kinds = zip(*[row.split(SEP, 5) for row in found["rows"]])
         paths = list(map(tuple, json.loads("[[" + "],[".join(keys) + "]]")))
-        counts = list(map(int, counts))
+        counts = list(map(int, map(float, counts)))  # "3" or, written by some statements, "3.000000"
         names = [tuple(map(self._name_of.get, path)) for path in paths]
         stamps = _Stamps()
         seen_by = found.get("witnesses")
