@@ -1,10 +1,14 @@
-// recall_candidates: the speaker of each candidate memory and its session neighbours (the turns
-// just before and after it) with theirs. The session and position are read first, so the
-// (user, session) index finds the neighbours.
+// recall_candidates: of each candidate memory, who said it and what it is (its text and its
+// indexed words: the ranker's content features), and the same of its session neighbours (the
+// turns just before and after it, each marked whether it comes before). The session and
+// position are read first, so the (user, session) index finds the neighbours.
 // params: user_id, uids
 UNWIND $uids AS uid
 MATCH (m:Memory {user_id: $user_id, uid: uid})
-WITH m.uid AS uid, m.speaker AS speaker, m.session AS session, [m.position - 1, m.position + 1] AS around
+WITH m.uid AS uid, m.speaker AS speaker, m.text AS text, m.length AS words,
+     m.session AS session, m.position AS position
 OPTIONAL MATCH (n:Memory {user_id: $user_id, session: session})
-WHERE n.position IN around
-RETURN uid, speaker, collect(CASE WHEN n IS NOT NULL THEN [n.uid, n.speaker] END) AS neighbours
+WHERE n.position IN [position - 1, position + 1]
+RETURN uid, speaker, text, words,
+       collect(CASE WHEN n IS NOT NULL
+                    THEN [n.uid, n.speaker, n.text, n.length, n.position < position] END) AS neighbours

@@ -13,7 +13,7 @@ from graphmem import Settings
 from graphmem.cli import main
 from graphmem.errors import ConfigError
 from graphmem.recall import CHANNELS
-from graphmem.recall.ranker import (Candidates, Example, Ranker, candidate_features, feature_names, fit,
+from graphmem.recall.ranker import (Candidates, Example, Ranker, Said, candidate_features, feature_names, fit,
                                     held_out_rankings, load_ranker, reason_of)
 
 from test_evaluation import CONVERSATION
@@ -29,7 +29,9 @@ def test_features_of_a_candidate():
         ["a", "b", "c"], ["semantic", "lexical"], {"semantic": ["a", "b"], "lexical": ["b"]},
         fused={"a": 0.5, "b": 1.0}, with_neighbours={"a": 0.5, "b": 1.0, "c": 0.6},
         neighbours={"a": ["b"], "b": ["a", "c"]}, cosines={"a": 0.9, "b": 0.7},
-        speakers={"a": "Ana", "b": "Ben", "c": "Ana"}, persons={"Ana"})
+        said={"a": Said.of("Ana", "Yesterday I went to Rome.", 40, opens=True),
+              "b": Said.of("Ben", "And then?", 3, opens=False), "c": Said("Ana")},
+        persons={"Ana"})
     assert got.names == feature_names(["semantic", "lexical"])
     a, b, c = (features_of(got, uid) for uid in "abc")
     assert a["semantic_rank"] == pytest.approx(20 / 21) and a["semantic_top"] == 1 and a["lexical_rank"] == 0
@@ -41,14 +43,17 @@ def test_features_of_a_candidate():
     assert b["neighbour_lift"] == 0
     assert a["cosine_gap"] == 0 and b["cosine_gap"] == pytest.approx(-0.2) and c["cosine_gap"] == -0.5
     assert (a["speaker_named"], a["speaker_not_named"], b["speaker_named"], b["speaker_not_named"]) == (1, 0, 0, 1)
-    nobody = candidate_features(["a"], ["semantic"], {}, {}, {}, {}, {}, {"a": "Ana"}, persons=set())
+    assert (a["wordy"], a["asks"], a["opens"], a["recent"]) == (1, 0, 1, 1)
+    assert 0 < b["wordy"] < 0.5 and (b["asks"], b["opens"], b["recent"]) == (1, 0, 0)
+    assert 0 < b["wordy"] < 0.5 and c["wordy"] == 0
+    nobody = candidate_features(["a"], ["semantic"], {}, {}, {}, {}, {}, {"a": Said("Ana")}, persons=set())
     assert features_of(nobody, "a")["speaker_not_named"] == 0  # the question names no one
 
 
 def test_reasons_group_features_by_what_they_tell():
     assert [reason_of(f) for f in feature_names(["semantic", "temporal"])] == [
         "semantic", "semantic", "temporal", "temporal", "fusion", "fusion", "neighbours", "semantic",
-        "speaker", "speaker"]
+        "speaker", "speaker"] + ["content"] * 4
     assert reason_of("x") == "x"
 
 

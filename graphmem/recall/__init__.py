@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..simplex import Simplex, from_epoch
 from .analysis import Analysis, analyse
-from .ranker import Candidates, Ranker, candidate_features, load_ranker
+from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -164,18 +164,20 @@ def _candidates(mem, user: str, a: Analysis, rankings: dict[str, list[str]], fus
     pool = list(dict.fromkeys(by_fused[:max(POOL_FUSED, k)]
                               + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
     rows = mem.run("recall_candidates", read_only=True, user_id=user, uids=pool) if pool else []
-    speakers = {r["uid"]: r["speaker"] for r in rows}
-    around = {r["uid"]: [n for n, _ in r["neighbours"]] for r in rows} if share > 0 else {}
+    said = {r["uid"]: Said.of(r["speaker"], r["text"], r["words"], opens=not any(n[4] for n in r["neighbours"]))
+            for r in rows}
+    around = {r["uid"]: [n[0] for n in r["neighbours"]] for r in rows} if share > 0 else {}
     for r in rows:
-        for n, speaker in r["neighbours"]:
-            speakers.setdefault(n, speaker)
+        for n, speaker, text, words, before in r["neighbours"]:
+            # one after this memory does not open its session; of one before, it is not known
+            said.setdefault(n, Said.of(speaker, text, words, opens=False))
     with_neighbours = dict(fused)
     for uid in by_fused[:NEIGHBOURS_OF]:
         for n in around.get(uid, ()):
             with_neighbours[n] = max(with_neighbours.get(n, 0.0), fused[uid] * share)
             pool.append(n)
     return candidate_features(list(dict.fromkeys(pool)), CHANNELS, rankings, fused, with_neighbours, around,
-                              cosines, speakers, set(a.persons()))
+                              cosines, said, set(a.persons()))
 
 
 def _rank(candidates: Candidates, ranker: Ranker | None) -> list[tuple[str, float]]:

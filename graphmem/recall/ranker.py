@@ -12,6 +12,7 @@ see, and `--fit-ranker OUT.json` fits new ones (`GRAPHMEM_RECALL_RANKER=OUT.json
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -26,16 +27,20 @@ TOP = 5  # a channel's top this many get an extra feature
 MISSING_COSINE_GAP = -0.5  # a memory the semantic channel did not rank is at least this far from the best
 
 
+WORDS_FULL = 40  # a turn of this many indexed words (or more) counts as fully wordy
+
+
 def feature_names(channels: Sequence[str]) -> list[str]:
     per_channel = [f"{c}{suffix}" for c in channels for suffix in ("_rank", "_top")]
     return per_channel + ["fused", "fused_with_neighbours", "neighbour_lift", "cosine_gap",
-                          "speaker_named", "speaker_not_named"]
+                          "speaker_named", "speaker_not_named", "wordy", "asks", "opens", "recent"]
 
 
 # What a feature tells a reader, when it explains a ranking: a channel's rank features speak for
 # that channel, and complementary features for one idea.
 REASONS = {"cosine_gap": "semantic", "fused": "fusion", "fused_with_neighbours": "fusion",
-           "neighbour_lift": "neighbours", "speaker_named": "speaker", "speaker_not_named": "speaker"}
+           "neighbour_lift": "neighbours", "speaker_named": "speaker", "speaker_not_named": "speaker",
+           **{name: "content" for name in ("wordy", "asks", "opens", "recent")}}
 
 
 def reason_of(feature: str) -> str:
@@ -43,6 +48,32 @@ def reason_of(feature: str) -> str:
         return REASONS[feature]
     channel, _, suffix = feature.rpartition("_")
     return channel if suffix in ("rank", "top") and channel else feature
+
+
+# English cue of a turn that reports something that happened to its speaker lately (LoCoMo dev:
+# 56 % of the turns with it are evidence, 20 % of those without)
+RECENT_PAST = re.compile(r"\b(yesterday|last (week|weekend|month|year|night|monday|tuesday|wednesday|thursday|"
+                         r"friday|saturday|sunday)|recently|just)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Said:
+    """Who said a memory, and what kind of turn it is: facts sit in long turns, in turns that
+    open a session (news since the last one) or speak of a recent past, seldom in questions.
+    LoCoMo dev, share of turns that are evidence: 56 % of session openers against 24 % overall;
+    evidence turns average 30 words against 21, and 13 % of them end with "?" against 30 % of
+    the rest. (Sharing an image and speaking in the first person also mark evidence there, but
+    weighed nothing beside these: a caption's words count in `words`.)"""
+    speaker: str | None = None
+    words: int = 0  # indexed words, image caption included (`Memory.length`)
+    asks: bool = False  # ends with a question mark
+    opens: bool = False  # the first turn of its session
+    recent: bool = False  # speaks of yesterday, last week, recently, just
+
+    @classmethod
+    def of(cls, speaker: str | None, text: str | None, words: int | None, opens: bool) -> "Said":
+        text = (text or "").strip()
+        return cls(speaker, words or 0, text.endswith("?"), opens, bool(RECENT_PAST.search(text)))
 
 
 @dataclass
@@ -56,9 +87,10 @@ class Candidates:
 def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: Mapping[str, Sequence[str]],
                        fused: Mapping[str, float], with_neighbours: Mapping[str, float],
                        neighbours: Mapping[str, Sequence[str]], cosines: Mapping[str, float],
-                       speakers: Mapping[str, str | None], persons: set[str]) -> Candidates:
+                       said: Mapping[str, Said], persons: set[str]) -> Candidates:
     """`neighbours` maps a memory to its session neighbours (the relation is symmetric);
     `persons` are the names of the people the question names."""
+    unknown = Said()
     ranks = {c: {uid: i for i, uid in enumerate(rankings.get(c, ()), start=1)} for c in channels}
     top_fused = max(fused.values(), default=0.0) or 1.0
     best_cosine = max(cosines.values(), default=0.0)
@@ -73,13 +105,15 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
             rank = ranks[c].get(uid)
             row += [RRF_K / (RRF_K + rank) if rank else 0.0, 1.0 if rank and rank <= TOP else 0.0]
         cosine = cosines.get(uid)
-        speaker = speakers.get(uid)
+        turn = said.get(uid, unknown)
         own = fused.get(uid, 0.0)
         row += [own / top_fused, with_neighbours.get(uid, 0.0) / top_fused,
                 max(0.0, neighbour_best.get(uid, 0.0) - own) / top_fused,  # a neighbour that did better lifts it
                 cosine - best_cosine if cosine is not None else MISSING_COSINE_GAP,
-                1.0 if persons and speaker in persons else 0.0,
-                1.0 if persons and speaker not in persons else 0.0]
+                1.0 if persons and turn.speaker in persons else 0.0,
+                1.0 if persons and turn.speaker not in persons else 0.0,
+                min(1.0, np.log1p(turn.words) / np.log1p(WORDS_FULL)), float(turn.asks), float(turn.opens),
+                float(turn.recent)]
         rows.append(row)
     names = feature_names(channels)
     return Candidates(list(uids), names, np.asarray(rows, dtype=float).reshape(len(rows), len(names)))
