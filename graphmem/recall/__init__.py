@@ -168,7 +168,7 @@ def _candidates(mem, user: str, a: Analysis, rankings: dict[str, list[str]], fus
             for r in rows}
     around = {r["uid"]: [n[0] for n in r["neighbours"]] for r in rows} if share > 0 else {}
     for r in rows:
-        for n, speaker, text, words, before in r["neighbours"]:
+        for n, speaker, text, words, _before in r["neighbours"]:
             # one after this memory does not open its session; of one before, it is not known
             said.setdefault(n, Said.of(speaker, text, words, opens=False))
     with_neighbours = dict(fused)

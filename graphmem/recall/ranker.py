@@ -1,9 +1,10 @@
 """The second stage of recall: a linear ranker over the fused candidates.
 
 Reciprocal rank fusion keeps only each channel's ranks. The ranker also sees how far a memory's
-cosine is from the best one, whether its speaker is a person the question names, and how much
+cosine is from the best one, whether its speaker is a person the question names, how much
 better than it its session neighbours fared (an answer is often the reply to the turn that
-matched), and weighs it all with coefficients fit by logistic regression
+matched), and what kind of turn it is (`Said`: long, a question, a session's opener, about a
+recent past), and weighs it all with coefficients fit by logistic regression
 (`fit`) on labelled questions. Linear, so every score is a sum of named contributions
 (`Ranker.explain`). The packaged weights (`ranker.json`) were fit on the LoCoMo development
 split; `graphmem bench locomo --cross-validate` measures them on conversations the fit did not
