@@ -169,6 +169,7 @@ def _candidates(mem, user: str, a: Analysis, rankings: dict[str, list[str]], fus
     pool = list(dict.fromkeys(by_fused[:max(POOL_FUSED, k)]
                               + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
     rows = mem.run("recall_candidates", read_only=True, user_id=user, uids=pool) if pool else []
+    # a neighbour is [uid, speaker, text, words, whether it comes before] (recall_candidates.cypher)
     said = {r["uid"]: Said.of(r["speaker"], r["text"], r["words"], opens=not any(n[4] for n in r["neighbours"]))
             for r in rows}
     around = {r["uid"]: [n[0] for n in r["neighbours"]] for r in rows} if share > 0 else {}
