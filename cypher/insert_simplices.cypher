@@ -10,9 +10,11 @@
 // a simplex keeps the kind of its first observation.
 // Every lookup is by index once: the entities and trie nodes are collected in $vids / $nodes
 // order and reached by position afterwards (bench/README.md: index seeks were most of the time).
-// The rings that gain a node are unlinked at their head before any edge is created: on
-// FalkorDB 4.16 a DELETE after CREATEs in the same statement flushed the whole relation matrix
-// (~20-30 ms at 10^5 simplices, growing with N: that was single inserts' growth).
+// Each L_j list (the trie nodes of one label at one depth) is a NEXT_SAME_LABEL list, newest
+// first, its head marked by `ring_head`: new nodes are put in front of the old head, so an
+// insert creates edges and deletes none, and never reads a list (on FalkorDB 4.16 reading or
+// deleting a link of a relation matrix with pending changes synced it first: a ring splice
+// was 4.4 of a single insert's 5.7 ms at 10^5 simplices, bench/README.md).
 // params: user_id, vids, nodes, words, sep
 UNWIND $vids AS v
 OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: v})
@@ -20,21 +22,18 @@ WITH v, e ORDER BY v
 WITH collect(e) AS labels
 // a missing entity ends the statement here, before anything is written
 WHERE size(labels) = size($vids) AND all(i IN range(0, size($vids) - 1) WHERE labels[i].vid = $vids[i])
-// 1. the rings that gain a node: [positions of its new nodes, head, head's successor]; the
-//    head -> successor link is cut here and the new nodes are spliced in between at step 3
+// 1. the lists that gain a node: [positions of its new nodes, its head (null for a new list)]
 CALL () {
   UNWIND $nodes AS t
   OPTIONAL MATCH (old:SimplexNode {user_id: $user_id, key: t.key})
   WITH t WHERE old IS NULL
   WITH t.ring AS ring, collect([t.i, t.vi, t.pi]) AS fresh
   OPTIONAL MATCH (head:SimplexNode {user_id: $user_id, ring_head: ring})
-  OPTIONAL MATCH (head)-[link:NEXT_SAME_LABEL]->(after)
-  DELETE link
-  RETURN collect([fresh, head, after]) AS rings
+  RETURN collect([fresh, head]) AS lists
 }
-// 2. trie nodes, merged by key; the first new node of a new ring becomes its head
-CALL (rings) {
-  WITH [r IN rings WHERE r[1] IS NULL | r[0][0][0]] AS heads
+// 2. trie nodes, merged by key; the first new node of each list that gains nodes becomes its head
+CALL (lists) {
+  WITH [r IN lists | r[0][0][0]] AS heads
   UNWIND $nodes AS t
   WITH t, t.i IN heads AS head
   MERGE (n:SimplexNode {user_id: $user_id, key: t.key})
@@ -44,19 +43,20 @@ CALL (rings) {
   WITH t.i AS i, n ORDER BY i
   RETURN collect(n) AS trie
 }
-// 3. splice: head -> new nodes -> old successor (a new ring closes on itself)
-CALL (rings, trie) {
-  UNWIND rings AS r
-  WITH [f IN r[0] | trie[f[0]]] AS fresh, r[1] AS head, r[2] AS after
-  WITH CASE WHEN head IS NULL THEN fresh + fresh[0..1] ELSE [head] + fresh + [after] END AS chain
+// 3. new nodes -> old head, which stops being the head
+CALL (lists, trie) {
+  UNWIND lists AS r
+  WITH [f IN r[0] | trie[f[0]]] AS fresh, r[1] AS head
+  FOREACH (old IN CASE WHEN head IS NULL THEN [] ELSE [head] END | SET old.ring_head = null)
+  WITH fresh + CASE WHEN head IS NULL THEN [] ELSE [head] END AS chain
   UNWIND range(0, size(chain) - 2) AS i
   WITH chain[i] AS a, chain[i + 1] AS b
   CREATE (a)-[:NEXT_SAME_LABEL]->(b)
   RETURN count(*) AS spliced
 }
 // 4. new nodes' LABEL and PARENT edges
-CALL (rings, trie, labels) {
-  UNWIND rings AS r
+CALL (lists, trie, labels) {
+  UNWIND lists AS r
   UNWIND r[0] AS f
   WITH trie[f[0]] AS n, labels[f[1]] AS label, trie[coalesce(f[2], f[0])] AS parent, f[2] IS NULL AS root
   CREATE (n)-[:LABEL]->(label)

@@ -1,6 +1,6 @@
 // remove: unstore the simplex $vids (or, with $cofaces, every stored simplex containing it),
 // delete the trie nodes left with no stored simplex below them, and rebuild the
-// NEXT_SAME_LABEL rings they were on. One statement.
+// NEXT_SAME_LABEL lists they were on. One statement.
 // params: user_id, vids, cofaces
 MATCH (:Entity {user_id: $user_id, vid: last($vids)})<-[:LABEL]-(c)
 WHERE c.depth >= size($vids) AND ($cofaces OR c.depth = size($vids))
@@ -43,7 +43,7 @@ FOREACH (d IN doomed | DETACH DELETE d)
 FOREACH (plan IN plans |
   FOREACH (m IN plan[1] | SET m.ring_head = null)
   FOREACH (m IN plan[1][0..1] | SET m.ring_head = toString(plan[0][0]) + ':' + toString(plan[0][1]))
-  FOREACH (i IN range(0, size(plan[1]) - 1) |
-    FOREACH (a IN [plan[1][i]] | FOREACH (b IN [plan[1][(i + 1) % size(plan[1])]] |
+  FOREACH (i IN range(0, size(plan[1]) - 2) |
+    FOREACH (a IN [plan[1][i]] | FOREACH (b IN [plan[1][i + 1]] |
       CREATE (a)-[:NEXT_SAME_LABEL]->(b)))))
 RETURN removed_count

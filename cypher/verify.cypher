@@ -32,20 +32,20 @@ WITH n, count(x) AS nexts,
      sum(CASE WHEN x.user_id = n.user_id AND x.vertex = n.vertex AND x.depth = n.depth THEN 1 ELSE 0 END) AS same
 OPTIONAL MATCH (y)-[:NEXT_SAME_LABEL]->(n)
 WITH n, nexts, same, count(y) AS previous
-WHERE nexts <> 1 OR previous <> 1 OR same <> 1
-RETURN 'ring: not exactly one next and one previous of the same label and depth' AS problem, n.key AS key;
+WHERE nexts > 1 OR same <> nexts OR previous <> CASE WHEN n.ring_head IS NULL THEN 1 ELSE 0 END
+RETURN 'list: more than one next, a next of another label or depth, or a head with a previous (or another node without one)' AS problem, n.key AS key;
 MATCH (n:SimplexNode {user_id: $user_id})
 WITH n.vertex AS vertex, n.depth AS depth, count(n) AS size,
      count(CASE WHEN n.ring_head = toString(n.vertex) + ':' + toString(n.depth) THEN 1 END) AS heads,
      count(n.ring_head) AS marked
 WHERE heads <> 1 OR marked <> 1
-RETURN 'ring: not exactly one head' AS problem, toString(vertex) + ':' + toString(depth) AS key;
+RETURN 'list: not exactly one head' AS problem, toString(vertex) + ':' + toString(depth) AS key;
 MATCH (h:SimplexNode {user_id: $user_id})
 WHERE h.ring_head IS NOT NULL
 MATCH (n:SimplexNode {user_id: $user_id, vertex: h.vertex})
 WHERE n.depth = h.depth
 WITH h, count(n) AS size
-MATCH cycle = (h)-[:NEXT_SAME_LABEL*1..]->(h)
-WITH h, size, min(length(cycle)) AS length
-WHERE length <> size
-RETURN 'ring: the cycle from its head misses nodes' AS problem, h.ring_head AS key
+MATCH walk = (h)-[:NEXT_SAME_LABEL*0..]->(t)
+WITH h, size, max(length(walk)) AS length
+WHERE length + 1 <> size
+RETURN 'list: the walk from its head misses nodes' AS problem, h.ring_head AS key

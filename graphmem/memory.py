@@ -39,9 +39,10 @@ class Memory:
             self.setup()
 
     def setup(self) -> None:
-        """Install the schema (idempotent)."""
+        """Install the schema and bring stored data up to this version's layout (idempotent)."""
         schema = self.query("schema")
         self.driver.install_schema(schema.statements(), {"dimensions": self.settings.embedding_dimensions})
+        self.run("migrate_lists")
 
     def query(self, name: str) -> queries.Query:
         return queries.load(name, self.driver.dialect)

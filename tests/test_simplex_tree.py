@@ -110,6 +110,24 @@ def test_example_from_the_readme(cx):
     assert cx.stats()["simplices"] == 0 and cx.verify() == []
 
 
+def test_an_older_store_has_its_rings_made_lists(cx, mem):
+    """graphmem once kept each L_j list as a ring; Memory.setup cuts the link back to each head."""
+    for word in (["Ann", "Ben"], ["Ann", "Cy"], ["Ben", "Cy"], ["Ann", "Ben", "Cy"]):
+        cx.insert(word)
+    assert cx.verify() == []
+    # close every list of this user into a ring, as that layout stored it, and drop the marker
+    mem.driver.run("MATCH (h:SimplexNode {user_id: $u}) WHERE h.ring_head IS NOT NULL "
+                   "MATCH (h)-[:NEXT_SAME_LABEL*0..]->(t) WHERE NOT (t)-[:NEXT_SAME_LABEL]->() "
+                   "CREATE (t)-[:NEXT_SAME_LABEL]->(h)", {"u": cx.user})
+    mem.driver.run("MATCH (g:Graphmem) DELETE g")
+    assert any(p["problem"].startswith("list:") for p in cx.verify())
+    mem.setup()
+    assert cx.verify() == []
+    assert mem.run("migrate_lists") == [{"cut": 0}]  # once done, nothing to cut
+    cx.insert(["Ann", "Cy", "Dee"])
+    assert cx.verify() == []
+
+
 def test_witnesses_and_times(cx, mem):
     uid = f"m-{uuid.uuid4().hex}"
     mem.driver.run("CREATE (:Memory {user_id: $u, uid: $uid, text: 'hi'})", {"u": cx.user, "uid": uid})
