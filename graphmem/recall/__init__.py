@@ -223,10 +223,11 @@ def _lexical(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> lis
     the memory grows."""
     if not a.words:
         return []
-    walked = mem.run("recall_lexical", read_only=True, user_id=user, terms=a.words, max_df=FANOUT, limit=_depth(a))
+    depth = _depth(a)
+    walked = mem.run("recall_lexical", read_only=True, user_id=user, terms=a.words, max_df=FANOUT, limit=depth)
     boosted = mem.run("recall_lexical_boost", read_only=True, user_id=user, terms=a.words, max_df=FANOUT,
                       uids=list(candidates)) if candidates and a.memories > FANOUT else []  # else no word is too frequent
-    return _ranked_with_boosts(walked, boosted, _depth(a))
+    return _ranked_with_boosts(walked, boosted, depth)
 
 
 # A posting list longer than this (an entity's mentions, a word's memories) is not walked: the
@@ -239,14 +240,15 @@ def _entity(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list
     """Memories mentioning the matched entities (and one RELATES hop), rarer ones weighing more.
     An entity with more than FANOUT mentions would make the walk grow with the memory: it
     only adds its weight to the memories the other channels found."""
+    depth = _depth(a)
     seeds = [{"vid": e.vid, "weight": e.score} for e in a.entities if e.frequency <= FANOUT]
     boosts = [{"vid": e.vid, "weight": e.score / math.log(2 + e.frequency)} for e in a.entities
               if e.frequency > FANOUT]
     walked = mem.run("recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, fanout=FANOUT,
-                     limit=_depth(a)) if seeds else []
+                     limit=depth) if seeds else []
     boosted = mem.run("recall_entity_boost", read_only=True, user_id=user, uids=list(candidates),
                       boosts=boosts) if boosts and candidates else []
-    return _ranked_with_boosts(walked, boosted, _depth(a))
+    return _ranked_with_boosts(walked, boosted, depth)
 
 
 def _ranked_with_boosts(walked: list[dict], boosted: list[dict], depth: int) -> list[str]:
@@ -284,15 +286,16 @@ def _simplicial(mem, user: str, a: Analysis) -> tuple[list[str], list[dict]]:
     vids = sorted(a.specific_vids())
     if not vids:
         return [], []
+    depth = _depth(a)
     rows = mem.run("recall_simplicial", read_only=True, user_id=user, vids=vids,
-                   min_overlap=min(2, len(vids)), limit=_depth(a) * 4)
+                   min_overlap=min(2, len(vids)), limit=depth * 4)
     best: dict[str, tuple] = {}
     for row in rows:
         key = (row["overlap"] / len(vids), row["kind"] == "turn", math.log1p(row["count"]), -len(row["path"]))
         for uid in row["witnesses"]:
             if uid not in best or key > best[uid]:
                 best[uid] = key
-    return sorted(best, key=lambda uid: best[uid], reverse=True)[:_depth(a)], rows
+    return sorted(best, key=lambda uid: best[uid], reverse=True)[:depth], rows
 
 
 CHANNEL_FUNCTIONS = {"lexical": _lexical, "entity": _entity, "temporal": _temporal, "answer": _answer}  # semantic and simplicial return more
