@@ -1,9 +1,12 @@
-// recall_semantic: the user's memories nearest the query embedding (vector index). The index
-// spans every user, so it is read $scan deep and filtered to the user.
+// recall_semantic: the user's memories nearest the query embedding by the memory vector index,
+// each with its best sentence's cosine (null for a memory of one sentence). The index spans
+// every user, so it is read $scan deep and filtered to the user.
 // params: user_id, vector, scan, limit
 CALL db.index.vector.queryNodes('memory_embedding', $scan, $vector) YIELD node, score
-WITH node, score
-WHERE node.user_id = $user_id
-RETURN node.uid AS uid, score
-ORDER BY score DESC
+WITH node AS m, score AS turn
+WHERE m.user_id = $user_id
+WITH m, turn
+ORDER BY turn DESC
 LIMIT $limit
+OPTIONAL MATCH (m)-[:HAS_SENTENCE]->(s:Sentence)
+RETURN m.uid AS uid, turn, max(vector.similarity.cosine(s.embedding, $vector)) AS sentence

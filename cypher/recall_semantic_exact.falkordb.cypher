@@ -1,8 +1,11 @@
 // recall_semantic_exact (FalkorDB): exact cosine over the user's own memories, for a user whose
-// memories the shared vector index, read $scan deep, does not reach (a small user among large ones).
+// memories the shared vector index, read $scan deep, does not reach (a small user among large
+// ones); each with its best sentence's cosine (null for a memory of one sentence).
 // params: user_id, vector, limit
 MATCH (m:Memory {user_id: $user_id})
 WHERE m.embedding IS NOT NULL
-RETURN m.uid AS uid, 1.0 - vec.cosineDistance(m.embedding, vecf32($vector)) AS score
-ORDER BY score DESC
+WITH m, 1.0 - vec.cosineDistance(m.embedding, vecf32($vector)) AS turn
+ORDER BY turn DESC
 LIMIT $limit
+OPTIONAL MATCH (m)-[:HAS_SENTENCE]->(s:Sentence)
+RETURN m.uid AS uid, turn, max(1.0 - vec.cosineDistance(s.embedding, vecf32($vector))) AS sentence

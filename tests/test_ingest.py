@@ -45,7 +45,15 @@ def snapshot(mem, user) -> dict:
     """Every count, every stored simplex with its observation count, every term's df."""
     cx = mem.complex(user)
     return {"stats": cx.stats(), "simplices": sorted((s.names, s.kind, s.count) for s in cx.simplices()),
-            "terms": sorted((word, df) for word, (df, _) in term_frequencies(mem, user).items())}
+            "terms": sorted((word, df) for word, (df, _) in term_frequencies(mem, user).items()),
+            "sentences": sentences(mem, user)}
+
+
+def sentences(mem, user) -> list[tuple[str, int, str]]:
+    """(memory source id, number, text) of every stored sentence, with its memory and embedding."""
+    rows = mem.driver.run("MATCH (m:Memory {user_id: $u})-[:HAS_SENTENCE]->(s:Sentence) WHERE s.embedding IS NOT NULL "
+                          "RETURN m.source_id AS source_id, s.n AS n, s.text AS text", {"u": user})
+    return sorted((r["source_id"], r["n"], r["text"]) for r in rows)
 
 
 def term_frequencies(mem, user) -> dict[str, tuple[int, int]]:
@@ -70,6 +78,9 @@ def test_known_answers(mem, user, conversation):
     # restatement: first person as the speaker, second person as the addressee (two speakers)
     assert rows[0]["restated"] == "Alice: Alice met Bob in Paris yesterday. Alice's sister came too."
     assert rows[1]["restated"] == "Bob: Alice, Alice should visit Berlin next month."
+    # a turn of several sentences is searchable sentence by sentence as well; one of one is not
+    assert sentences(mem, user) == [("conv.txt:2", 0, "Alice: Alice met Bob in Paris yesterday."),
+                                    ("conv.txt:2", 1, "Alice: Alice's sister came too.")]
     # relative times against the session date
     assert [day(r["refers_to"]) if r["refers_to"] else None for r in rows] == [
         "2023-05-07", "2023-06-08", None, "2023-05-13", None]
@@ -109,7 +120,7 @@ def test_twice_is_once(mem, user, conversation):
     once = snapshot(mem, user)
     again = mem.ingest(conversation, user=user)
     assert again.memories_added == 0 and again.entities_added == 0
-    assert snapshot(mem, user) == once
+    assert snapshot(mem, user) == once and once["sentences"]
     terms = term_frequencies(mem, user)
     assert terms and all(df == postings for df, postings in terms.values())  # BM25's df, batch after batch
 
@@ -154,7 +165,7 @@ def test_kill_9_then_rerun_gives_the_same_graph(mem, backend, user, tmp_path):
     uninterrupted run gives."""
     if backend != "falkordb":
         pytest.skip("drives the embedded server through the CLI")
-    lines = [f"{'Alice' if i % 2 else 'Bob'}: I saw {city} with {friend} on day {i}."
+    lines = [f"{'Alice' if i % 2 else 'Bob'}: I saw {city} with {friend} on day {i}. It rained."
              for i, (city, friend) in enumerate(
                  [(c, f) for c in ("Paris", "Rome", "Oslo", "Lima", "Cairo") for f in ("Carol", "Dan", "Eve")] * 8)]
     path = tmp_path / "long.txt"

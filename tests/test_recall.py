@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall import fuse, recall, trim_to_budget
+from graphmem.recall import _cosines, fuse, recall, trim_to_budget
 from graphmem.recall.analysis import analyse
 
 TRANSCRIPT = """\
@@ -47,6 +47,33 @@ def test_each_channel_finds_its_answer(memory_user):
         got = recall(mem, query, user=user, k=3, channels=channels, neighbours=False)
         assert expected in got.source_ids, (query, channels, got.source_ids)
         assert all(channels[0] in m.channels for m in got.memories)
+
+
+def test_a_fact_in_one_sentence_of_a_long_turn_is_found_by_that_sentence(mem, tmp_path):
+    path = tmp_path / "long.txt"
+    path.write_text("## 8 May 2023\n"
+                    "Alice: The trains were late all week and my boss moved the quarterly review to Friday. "
+                    "The weather was awful too. Anyway, I finally bought a sailing boat.\n"
+                    "Bob: I spent the week fixing the kitchen sink and painting the hallway.\n")
+    user = "recall-sentences"
+    mem.ingest(path, user=user)
+    a = analyse(mem, mem.complex(user), "Did Alice buy a boat?")
+    asked = {"user_id": user, "vector": a.vector, "limit": 5}
+    scan = 10_000  # the indexes are shared with the other tests' users
+    by_index = _cosines(mem.run("recall_semantic", scan=scan, **asked)
+                        + mem.run("recall_semantic_sentences", scan=scan, **asked))
+    exact = _cosines(mem.run("recall_semantic_exact", **asked) + mem.run("recall_semantic_sentences_exact", **asked))
+    asked.pop("limit")
+    filled = _cosines(mem.run("recall_similarity", uids=list(exact), **asked))
+    source = {r["uid"]: r["source_id"] for r in mem.run("recall_memories", user_id=user, uids=list(exact))}
+    cosines = {source[uid]: c for uid, c in exact.items()}
+    turn, sentence = cosines["long.txt:2"]
+    assert sentence > turn + 0.1  # the boat sentence is much nearer the question than the turn it is diluted in
+    assert cosines["long.txt:3"][0] == cosines["long.txt:3"][1]  # one sentence: its own best sentence
+    for uid, (t, s) in exact.items():  # every statement computes the same cosines
+        assert by_index[uid] == pytest.approx((t, s), abs=1e-4) and filled[uid] == pytest.approx((t, s), abs=1e-4)
+    got = recall(mem, "Did Alice buy a boat?", user=user, k=1, channels=["semantic"], neighbours=False)
+    assert got.source_ids == ["long.txt:2"]
 
 
 def test_the_answer_channel_finds_the_kind_of_thing_asked_for_said_by_whom_it_names(memory_user):

@@ -210,6 +210,7 @@ class BatchPlan:
     rows: list[dict]  # memory rows; "mentions" hold norms
     postings: list[dict]
     vectors: list[list[float]]
+    sentences: list[list[dict]]  # per memory: {n, text, embedding} of each sentence, when it has several
     relations: list[tuple[str, str, str, str]]  # (subject norm, label, object norm, memory uid)
     words: list[tuple[list[str], str, object]]  # (vertex norms, witnessing uid, session date)
     entities: list[dict]  # {name, norm, kind, aliases, vector (None when unchanged)}
@@ -225,13 +226,17 @@ def _plan_batch(mem, resolver: Resolver, embed: Callable, transcript: str, batch
     with clock("resolve"):
         resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions])
     texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
-    with clock("embed"):
-        vectors = embed(texts)
+    sentences = [_sentences(t, x) for t, x in zip(batch, extractions)]
+    with clock("embed"):  # one call: the model batches turns and sentences together
+        vectors = embed(texts + [s for turn in sentences for s in turn])
+    sentence_vectors = iter(vectors[len(texts):])
     uids = [memory_uid(transcript, t) for t in batch]
     summary.memories_added += len(uids)
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
     entities = {e.norm: e for x in extractions for m in x.mentions for e in [resolved[(m.name, m.kind)]]}
-    plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors], [], [], [])
+    plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors[:len(texts)]],
+                     [[{"n": n, "text": text, "embedding": next(sentence_vectors).tolist()} for n, text in enumerate(turn)]
+                      for turn in sentences], [], [], [])
     for turn, x, uid, doc in zip(batch, extractions, uids, docs):
         norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in x.mentions))
         counts = terms(doc, turn.speaker, turn.caption)
@@ -266,7 +271,8 @@ def _write_batch(mem, cx, plan: BatchPlan, summary: IngestSummary, clock: Stopwa
         summary.mentions += mem.run("ingest_memories", user_id=cx.user, memories=rows)[0]["mentions"]
         mem.run("ingest_terms", user_id=cx.user, postings=plan.postings)
         mem.run("set_memory_embeddings", user_id=cx.user,
-                rows=[{"uid": uid, "embedding": v} for uid, v in zip(plan.uids, plan.vectors)])
+                rows=[{"uid": uid, "embedding": v, "sentences": sentences}
+                      for uid, v, sentences in zip(plan.uids, plan.vectors, plan.sentences)])
         if plan.relations:
             relations = [{"subject": vid[a], "object": vid[b], "label": label, "memory": uid}
                          for a, label, b, uid in plan.relations]
@@ -287,6 +293,15 @@ def _searchable(turn: Turn, x: Extraction) -> str:
     """What a memory is embedded and searched by: the restated turn, its image caption."""
     text = f"{turn.speaker}: {x.restated}"
     return f"{text} [image: {turn.caption}]" if turn.caption else text
+
+
+def _sentences(turn: Turn, x: Extraction) -> list[str]:
+    """A memory's sentences, each embedded and searched on its own beside the whole turn (one
+    fact in a long turn is diluted in the turn's embedding); none for a turn of one sentence."""
+    pieces = [f"{turn.speaker}: {s}" for s in x.sentences]
+    if turn.caption:
+        pieces.append(f"{turn.speaker}: [image: {turn.caption}]")
+    return pieces if len(pieces) > 1 else []
 
 
 def _memory_row(transcript: str, turn: Turn, x: Extraction, uid: str, mentions: list) -> dict:

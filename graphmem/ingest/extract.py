@@ -39,6 +39,7 @@ class Mention:
 @dataclass
 class Extraction:
     restated: str
+    sentences: list[str] = field(default_factory=list)  # the restatement, sentence by sentence
     mentions: list[Mention] = field(default_factory=list)
     relations: list[tuple[int, str, int]] = field(default_factory=list)  # (mention, label, mention)
     refers_to: datetime | None = None
@@ -46,7 +47,8 @@ class Extraction:
 
 
 def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None) -> Extraction:
-    out = Extraction(restate(doc, speaker, addressee))
+    parts = _restated_tokens(doc, speaker, addressee)
+    out = Extraction("".join(parts).strip(), _sentences(doc, parts))
     out.mentions = mentions(doc, speaker, addressee)
     out.relations = relations(doc, out.mentions)
     out.refers_to, out.time_text = resolve_time(doc, date)
@@ -82,6 +84,19 @@ def query_terms(doc: Doc) -> list[str]:
 
 def restate(doc: Doc, speaker: str, addressee: str | None) -> str:
     """"I went with my sister" said by Caroline -> "Caroline went with Caroline's sister"."""
+    return "".join(_restated_tokens(doc, speaker, addressee)).strip()
+
+
+def _sentences(doc: Doc, parts: list[str]) -> list[str]:
+    """The restatement (`parts`, one per token) cut where spaCy cuts the turn's sentences (one
+    piece when the pipeline sets no sentence boundaries); pieces without a word are left out."""
+    spans = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+    pieces = ("".join(parts[span.start:span.end]).strip() for span in spans)
+    return [p for p in pieces if WORD.search(p)]
+
+
+def _restated_tokens(doc: Doc, speaker: str, addressee: str | None) -> list[str]:
+    """Each token's text in the restatement, with the space before it."""
     parts = []
     replaced_subject = False
     for token in doc:
@@ -101,7 +116,7 @@ def restate(doc: Doc, speaker: str, addressee: str | None) -> str:
             text = text[:1].upper() + text[1:]
         needs_space = token.i > 0 and (doc[token.i - 1].whitespace_ or (low.startswith("'") and text != token.text))
         parts.append((" " if needs_space else "") + text)
-    return "".join(parts).strip()
+    return parts
 
 
 # -- entities -------------------------------------------------------------------------
