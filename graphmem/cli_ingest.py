@@ -47,7 +47,7 @@ def ingest(ctx, paths, format_, dry_run, user, uri, as_json):
 def render_summary(d: dict) -> None:
     table = Table(title=f"ingested into {d['user']}" + (" (dry run: nothing written)" if d["dry_run"] else ""),
                   show_header=False)
-    for key in ("files", "turns", "sessions", "memories_added", "entities_added", "mentions", "relations",
+    for key in ("files", "turns", "sessions", "memories_added", "sentences", "entities_added", "mentions", "relations",
                 "turn_simplices", "session_simplices", "capped_simplices", "dated_references"):
         table.add_row(key.replace("_", " "), str(d[key]))
     table.add_row("seconds", f"{d['seconds']:.1f} ({d['turns_per_second']} turns/s)")

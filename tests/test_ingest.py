@@ -72,7 +72,7 @@ def conversation(tmp_path):
 
 def test_known_answers(mem, user, conversation):
     summary = mem.ingest(conversation, user=user)
-    assert (summary.turns, summary.memories_added, summary.sessions) == (5, 5, 2)
+    assert (summary.turns, summary.memories_added, summary.sessions, summary.sentences) == (5, 5, 2, 2)
     rows = memories(mem, user)
     assert [r["source_id"] for r in rows] == ["conv.txt:2", "conv.txt:3", "conv.txt:4", "conv.txt:7", "conv.txt:8"]
     # restatement: first person as the speaker, second person as the addressee (two speakers)
@@ -119,7 +119,7 @@ def test_twice_is_once(mem, user, conversation):
     mem.ingest(conversation, user=user)
     once = snapshot(mem, user)
     again = mem.ingest(conversation, user=user)
-    assert again.memories_added == 0 and again.entities_added == 0
+    assert again.memories_added == 0 and again.entities_added == 0 and again.sentences == 0
     assert snapshot(mem, user) == once and once["sentences"]
     terms = term_frequencies(mem, user)
     assert terms and all(df == postings for df, postings in terms.values())  # BM25's df, batch after batch

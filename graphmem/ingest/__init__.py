@@ -46,6 +46,7 @@ class IngestSummary:
     turns: int = 0
     sessions: int = 0
     memories_added: int = 0
+    sentences: int = 0  # of the added memories, each embedded on its own (turns of several sentences)
     entities_added: int = 0
     mentions: int = 0
     relations: int = 0
@@ -232,6 +233,7 @@ def _plan_batch(mem, resolver: Resolver, embed: Callable, transcript: str, batch
     sentence_vectors = iter(vectors[len(texts):])
     uids = [memory_uid(transcript, t) for t in batch]
     summary.memories_added += len(uids)
+    summary.sentences += sum(map(len, sentences))
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
     entities = {e.norm: e for x in extractions for m in x.mentions for e in [resolved[(m.name, m.kind)]]}
     plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors[:len(texts)]],
