@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 import signal
 import subprocess
 import sys
@@ -123,6 +124,18 @@ def test_twice_is_once(mem, user, conversation):
     assert snapshot(mem, user) == once and once["sentences"]
     terms = term_frequencies(mem, user)
     assert terms and all(df == postings for df, postings in terms.values())  # BM25's df, batch after batch
+
+
+def test_sentence_views_can_be_turned_off(mem, user, conversation, monkeypatch):
+    monkeypatch.setattr(mem, "settings", replace(mem.settings, sentence_views=False))
+    summary = mem.ingest(conversation, user=user)
+    assert summary.memories_added == 5 and summary.sentences == 0 and sentences(mem, user) == []
+    assert mem.recall("Who did Alice meet in Paris?", user=user, k=1).source_ids == ["conv.txt:2"]
+    monkeypatch.setenv("GRAPHMEM_SENTENCE_VIEWS", "off")
+    assert Settings.from_env().sentence_views is False
+    monkeypatch.setenv("GRAPHMEM_SENTENCE_VIEWS", "maybe")
+    with pytest.raises(ConfigError, match="GRAPHMEM_SENTENCE_VIEWS='maybe' is not true or false"):
+        Settings.from_env()
 
 
 def test_dry_run_writes_nothing(mem, user, conversation):

@@ -227,7 +227,7 @@ def _plan_batch(mem, resolver: Resolver, embed: Callable, transcript: str, batch
     with clock("resolve"):
         resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions])
     texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
-    sentences = [_sentences(t, x) for t, x in zip(batch, extractions)]
+    sentences = [_sentences(t, x) if mem.settings.sentence_views else [] for t, x in zip(batch, extractions)]
     with clock("embed"):  # one call: the model batches turns and sentences together
         vectors = embed(texts + [s for turn in sentences for s in turn])
     sentence_vectors = iter(vectors[len(texts):])
