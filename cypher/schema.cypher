@@ -4,7 +4,6 @@ CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.id IS UNIQUE;
 CREATE CONSTRAINT entity_vid IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.vid) IS UNIQUE;
 CREATE CONSTRAINT entity_norm IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.norm) IS UNIQUE;
 CREATE CONSTRAINT memory_uid IF NOT EXISTS FOR (m:Memory) REQUIRE (m.user_id, m.uid) IS UNIQUE;
-CREATE CONSTRAINT sentence_key IF NOT EXISTS FOR (s:Sentence) REQUIRE (s.user_id, s.uid, s.n) IS UNIQUE;
 CREATE CONSTRAINT session_id IF NOT EXISTS FOR (s:Session) REQUIRE (s.user_id, s.id) IS UNIQUE;
 CREATE CONSTRAINT simplex_key IF NOT EXISTS FOR (n:SimplexNode) REQUIRE (n.user_id, n.key) IS UNIQUE;
 CREATE CONSTRAINT term_word IF NOT EXISTS FOR (t:Term) REQUIRE (t.user_id, t.word) IS UNIQUE;
@@ -14,8 +13,6 @@ CREATE INDEX memory_session IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.sessio
 CREATE INDEX memory_time IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.observed_at);
 CREATE INDEX memory_refers_to IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.refers_to);
 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON (m.embedding)
-  OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine'}};
-CREATE VECTOR INDEX sentence_embedding IF NOT EXISTS FOR (s:Sentence) ON (s.embedding)
   OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON (e.embedding)
   OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine'}};

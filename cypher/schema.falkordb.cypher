@@ -10,7 +10,6 @@ CREATE INDEX FOR (m:Memory) ON (m.uid);
 CREATE INDEX FOR (m:Memory) ON (m.session);
 CREATE INDEX FOR (m:Memory) ON (m.observed_at);
 CREATE INDEX FOR (m:Memory) ON (m.refers_to);
-CREATE INDEX FOR (s:Sentence) ON (s.user_id);
 CREATE INDEX FOR (s:Session) ON (s.user_id);
 CREATE INDEX FOR (s:Session) ON (s.id);
 CREATE INDEX FOR (t:Term) ON (t.user_id);
@@ -20,7 +19,6 @@ CREATE INDEX FOR (n:SimplexNode) ON (n.key);
 CREATE INDEX FOR (n:SimplexNode) ON (n.vertex);
 CREATE INDEX FOR (n:SimplexNode) ON (n.ring_head);
 CREATE VECTOR INDEX FOR (m:Memory) ON (m.embedding) OPTIONS {dimension: $dimensions, similarityFunction: 'cosine'};
-CREATE VECTOR INDEX FOR (s:Sentence) ON (s.embedding) OPTIONS {dimension: $dimensions, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) OPTIONS {dimension: $dimensions, similarityFunction: 'cosine'};
 CALL db.idx.fulltext.createNodeIndex({label: 'Memory', language: 'english'}, 'text', 'restated');
 CALL db.idx.fulltext.createNodeIndex({label: 'Entity', language: 'english'}, 'name', 'alias_text')

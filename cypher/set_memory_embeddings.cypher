@@ -1,5 +1,6 @@
 // set_memory_embeddings: each memory's embedding and, for a memory of several sentences, a
-// (:Sentence {n, text, embedding}) node per sentence, merged under its memory (idempotent).
+// (:Sentence {n, text, embedding}) node per sentence, merged under its memory (idempotent). A
+// sentence's vector is not indexed: recall scores the memories it finds by it.
 // params: user_id, rows
 UNWIND $rows AS row
 MATCH (m:Memory {user_id: $user_id, uid: row.uid})

@@ -2,7 +2,8 @@
 // sentences, a (:Sentence {n, text, embedding}) node per sentence, merged under its memory
 // (idempotent without a uniqueness constraint on Sentence: FalkorDB 4.16 crashed enforcing
 // one on the first Sentence written after loading a store whose AOF had been rewritten).
-// Vectors are vecf32 values for the vector indexes.
+// Vectors are vecf32 values (the memory's for its vector index; a sentence's only to score the
+// memories recall finds, not indexed).
 // params: user_id, rows
 UNWIND $rows AS row
 MATCH (m:Memory {user_id: $user_id, uid: row.uid})

@@ -100,3 +100,25 @@ def test_stale_socket_and_pid_file_are_recovered(own_home):
     assert not server.running()
     server.start()
     assert server.running() and server.pid() != pid
+
+
+@pytest.mark.slow
+def test_a_server_that_does_not_answer_yet_is_waited_for_not_started_twice(own_home):
+    """A large store builds its indexes on load without answering at all (not even LOADING);
+    a start meanwhile must wait for it, not clear its socket and start a second server on the
+    same data. A stopped process stands in for the busy one, for longer than a start's checks
+    take (each PING it leaves unanswered costs 5 s)."""
+    server = EmbeddedServer(own_home)
+    server.start()
+    pid = server.pid()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        assert not server.running()
+        resume = subprocess.Popen(["sh", "-c", f"sleep 20; kill -CONT {pid}"])
+        EmbeddedServer(own_home).start(timeout=1)  # longer than `timeout`: it waits while the server lives
+        resume.wait()
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert server.running() and server.pid() == pid
+    assert subprocess.run(["pgrep", "-f", f"unixsocket:{server.socket_path}"], capture_output=True,
+                          text=True).stdout.split() == [str(pid)]

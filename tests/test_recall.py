@@ -59,10 +59,9 @@ def test_a_fact_in_one_sentence_of_a_long_turn_is_found_by_that_sentence(mem, tm
     mem.ingest(path, user=user)
     a = analyse(mem, mem.complex(user), "Did Alice buy a boat?")
     asked = {"user_id": user, "vector": a.vector, "limit": 5}
-    scan = 10_000  # the indexes are shared with the other tests' users
-    by_index = _cosines(mem.run("recall_semantic", scan=scan, **asked)
-                        + mem.run("recall_semantic_sentences", scan=scan, **asked))
-    exact = _cosines(mem.run("recall_semantic_exact", **asked) + mem.run("recall_semantic_sentences_exact", **asked))
+    scan = 10_000  # the index is shared with the other tests' users
+    by_index = _cosines(mem.run("recall_semantic", scan=scan, **asked))
+    exact = _cosines(mem.run("recall_semantic_exact", **asked))
     asked.pop("limit")
     filled = _cosines(mem.run("recall_similarity", uids=list(exact), **asked))
     source = {r["uid"]: r["source_id"] for r in mem.run("recall_memories", user_id=user, uids=list(exact))}

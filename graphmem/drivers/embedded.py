@@ -96,9 +96,10 @@ class EmbeddedServer:
         with self._lock():
             if self.running():
                 return self.socket_path
-            self._clear_stale()
-            self._spawn()
-            self._wait_ready(timeout)
+            if self.pid() is None:  # none alive: clear what a crash left, start one
+                self._clear_stale()
+                self._spawn()
+            self._wait_ready(timeout)  # ... and one alive but still loading is waited for
         return self.socket_path
 
     def stop(self, timeout: float = 30.0) -> bool:
@@ -164,11 +165,13 @@ class EmbeddedServer:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def _clear_stale(self) -> None:
-        """After a crash the socket and pid file outlive the server; remove them."""
+        """After a crash the socket and pid file outlive the server; remove them (never the
+        socket of a live server that does not answer yet: a second server would be started on
+        the same data)."""
         if self.pid() is None:
             self.pid_file.unlink(missing_ok=True)
-        if not self.running():
-            self.socket_path.unlink(missing_ok=True)
+            if not self.running():
+                self.socket_path.unlink(missing_ok=True)
 
     def _spawn(self) -> None:
         try:
@@ -199,15 +202,21 @@ class EmbeddedServer:
             raise BackendUnavailable(f"embedded FalkorDB failed to start: {done.stderr.strip()}")
 
     def _wait_ready(self, timeout: float) -> None:
-        """Until the server answers PONG. One still loading its data (LOADING) is waited for
-        up to LOADING_TIMEOUT: a large store replaying its log takes longer than a start."""
+        """Until the server answers PONG. One alive but still loading its data is waited for up
+        to LOADING_TIMEOUT: a large store takes longer than a start, and while it builds its
+        indexes it answers nothing at all, not even LOADING (10^5 memories with their sentence
+        vectors indexed: 161 s). One that dies meanwhile is reported at once."""
         started = time.monotonic()
+        seen_alive = False
         while True:
             if self.running():
                 return
             waited = time.monotonic() - started
-            loading = self._send(b"PING").startswith(b"-LOADING")
-            if waited > (LOADING_TIMEOUT if loading else timeout):
+            alive = self.pid() is not None
+            if seen_alive and not alive:
+                break  # it crashed: its log says why
+            seen_alive |= alive
+            if waited > (LOADING_TIMEOUT if alive else timeout):
                 break
             time.sleep(0.05)
         tail = self.log_file.read_text(errors="replace").splitlines()[-5:] if self.log_file.exists() else []

@@ -213,18 +213,15 @@ def _depth(a: Analysis) -> int:
 
 def _semantic(mem, user: str, a: Analysis) -> dict[str, tuple[float, float]]:
     """uid -> (cosine of the whole turn, of its best sentence), best first by `similarity`: the
-    memories nearest the question by the memory vector index and by the sentence index (one fact
-    in a long turn is diluted in the turn's embedding). Each index is read 8 times the depth; when
-    the memory index holds fewer than the depth of the user's memories there (both are shared by
-    every user), exact scans of the user's own."""
+    memories nearest the question by the memory vector index, read twice the depth deep so that
+    a turn whose best sentence matches (one fact in a long turn is diluted in the turn's
+    embedding) can rise into the depth. The index is shared by every user, so it is read 8 times
+    the depth deep; when that holds too few of the user's memories, an exact scan of the user's own."""
     depth = _depth(a)
-    asked = {"user_id": user, "vector": a.vector, "limit": depth}
+    asked = {"user_id": user, "vector": a.vector, "limit": depth * 2}
     rows = mem.run("recall_semantic", read_only=True, scan=depth * 8, **asked)
-    if len(rows) < min(depth, a.memories):
-        rows = mem.run("recall_semantic_exact", read_only=True, **asked) \
-            + mem.run("recall_semantic_sentences_exact", read_only=True, **asked)
-    else:
-        rows += mem.run("recall_semantic_sentences", read_only=True, scan=depth * 8, **asked)
+    if len(rows) < min(depth * 2, a.memories):
+        rows = mem.run("recall_semantic_exact", read_only=True, **asked)
     return dict(sorted(_cosines(rows).items(), key=lambda item: -similarity(*item[1]))[:depth])
 
 
