@@ -216,7 +216,8 @@ def _semantic(mem, user: str, a: Analysis) -> dict[str, tuple[float, float]]:
     memories nearest the question by the memory vector index, read twice the depth deep so that
     a turn whose best sentence matches (one fact in a long turn is diluted in the turn's
     embedding) can rise into the depth. The index is shared by every user, so it is read 8 times
-    the depth deep; when that holds too few of the user's memories, an exact scan of the user's own."""
+    the depth deep; when that holds fewer than twice the depth of the user's memories, an exact
+    scan of the user's own."""
     depth = _depth(a)
     asked = {"user_id": user, "vector": a.vector, "limit": depth * 2}
     rows = mem.run("recall_semantic", read_only=True, scan=depth * 8, **asked)
