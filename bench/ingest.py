@@ -82,7 +82,7 @@ def _ingest_files(files: list[Path], precision: str) -> list[dict]:
 def _total(rows: list[dict]) -> dict:
     turns = sum(r["turns"] for r in rows)
     embed_s, ingest_s = sum(r["embed_s"] for r in rows), sum(r["ingest_s"] for r in rows)
-    total = {"turns": turns, "sentences": sum(r.get("sentences", 0) for r in rows), "embed_turns_per_s": round(turns / embed_s, 1),
+    total = {"turns": turns, "sentences": sum(r["sentences"] for r in rows), "embed_turns_per_s": round(turns / embed_s, 1),
              "ingest_turns_per_s": round(turns / ingest_s, 1), "ingest_share_of_embedding": round(embed_s / ingest_s, 3)}
     print(f"  all: {total['ingest_turns_per_s']} turns/s ingest = {total['ingest_share_of_embedding']:.0%} "
           f"of embedding-only {total['embed_turns_per_s']} turns/s", flush=True)

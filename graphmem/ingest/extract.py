@@ -82,11 +82,6 @@ def query_terms(doc: Doc) -> list[str]:
 # -- restatement ----------------------------------------------------------------------
 
 
-def restate(doc: Doc, speaker: str, addressee: str | None) -> str:
-    """"I went with my sister" said by Caroline -> "Caroline went with Caroline's sister"."""
-    return "".join(_restated_tokens(doc, speaker, addressee)).strip()
-
-
 def _sentences(doc: Doc, parts: list[str]) -> list[str]:
     """The restatement (`parts`, one per token) cut where spaCy cuts the turn's sentences (one
     piece when the pipeline sets no sentence boundaries); pieces without a word are left out."""
@@ -96,7 +91,8 @@ def _sentences(doc: Doc, parts: list[str]) -> list[str]:
 
 
 def _restated_tokens(doc: Doc, speaker: str, addressee: str | None) -> list[str]:
-    """Each token's text in the restatement, with the space before it."""
+    """Each token's text in the restatement, with the space before it: "I went with my sister"
+    said by Caroline -> "Caroline went with Caroline's sister"."""
     parts = []
     replaced_subject = False
     for token in doc:

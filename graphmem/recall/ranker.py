@@ -26,7 +26,7 @@ from ..errors import ConfigError
 PACKAGED = Path(__file__).with_name("ranker.json")
 RRF_K = 20  # the damping of the per-channel rank features (as in fusion, fixed here so weights keep their meaning)
 TOP = 5  # a channel's top this many get an extra feature
-MISSING_COSINE_GAP = -0.5  # a memory the semantic channel did not rank is at least this far from the best
+MISSING_COSINE_GAP = -0.5  # a candidate with no cosine (a memory without an embedding) is this far from the best
 
 
 WORDS_FULL = 40  # a turn of this many indexed words (or more) counts as fully wordy
