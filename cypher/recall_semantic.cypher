@@ -1,12 +1,16 @@
-// recall_semantic: the user's memories nearest the query embedding by the memory vector index,
-// each with its best sentence's cosine (null for a memory of one sentence). The index spans
-// every user, so it is read $scan deep and filtered to the user.
-// params: user_id, vector, scan, limit
-CALL db.index.vector.queryNodes('memory_embedding', $scan, $vector) YIELD node, score
-WITH node AS m, score AS turn
+// recall_semantic: the user's memories nearest the question's topic by the memory vector index,
+// each with its speaker and its cosines: of the whole turn and of its best sentence (null for a
+// memory of one sentence), with the question and with its topic. The index spans every user, so
+// it is read $scan deep and filtered to the user. Neo4j scores cosine as (1 + cos) / 2: mapped
+// back to cos.
+// params: user_id, vector, topic, scan, limit
+CALL db.index.vector.queryNodes('memory_embedding', $scan, $topic) YIELD node, score
+WITH node AS m, 2 * score - 1 AS topic_turn
 WHERE m.user_id = $user_id
-WITH m, turn
-ORDER BY turn DESC
+WITH m, topic_turn
+ORDER BY topic_turn DESC
 LIMIT $limit
 OPTIONAL MATCH (m)-[:HAS_SENTENCE]->(s:Sentence)
-RETURN m.uid AS uid, turn, max(vector.similarity.cosine(s.embedding, $vector)) AS sentence
+RETURN m.uid AS uid, m.speaker AS speaker, 2 * vector.similarity.cosine(m.embedding, $vector) - 1 AS turn,
+       max(2 * vector.similarity.cosine(s.embedding, $vector) - 1) AS sentence, topic_turn,
+       max(2 * vector.similarity.cosine(s.embedding, $topic) - 1) AS topic_sentence

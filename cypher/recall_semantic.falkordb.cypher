@@ -1,12 +1,18 @@
-// recall_semantic (FalkorDB): the user's memories nearest the query embedding by the memory
+// recall_semantic (FalkorDB): the user's memories nearest the question's topic by the memory
 // vector index (HNSW; it yields cosine distance), read $scan deep and filtered to the user, each
-// with its best sentence's cosine (null for a memory of one sentence).
-// params: user_id, vector, scan, limit
-CALL db.idx.vector.queryNodes('Memory', 'embedding', $scan, vecf32($vector)) YIELD node, score
-WITH node AS m, 1.0 - score AS turn
+// with its speaker and its cosines: of the whole turn and of its best sentence (null for a
+// memory of one sentence), with the question and with its topic.
+// The query vectors are made vecf32 once, first: vecf32($param) in a row's expression is made
+// again for every row (recall_semantic on LoCoMo: 8.0 ms a question that way, 4.6 hoisted).
+// params: user_id, vector, topic, scan, limit
+WITH vecf32($vector) AS question, vecf32($topic) AS topic
+CALL db.idx.vector.queryNodes('Memory', 'embedding', $scan, topic) YIELD node, score
+WITH question, topic, node AS m, 1.0 - score AS topic_turn
 WHERE m.user_id = $user_id
-WITH m, turn
-ORDER BY turn DESC
+WITH question, topic, m, topic_turn
+ORDER BY topic_turn DESC
 LIMIT $limit
 OPTIONAL MATCH (m)-[:HAS_SENTENCE]->(s:Sentence)
-RETURN m.uid AS uid, turn, max(1.0 - vec.cosineDistance(s.embedding, vecf32($vector))) AS sentence
+RETURN m.uid AS uid, m.speaker AS speaker, 1.0 - vec.cosineDistance(m.embedding, question) AS turn,
+       max(1.0 - vec.cosineDistance(s.embedding, question)) AS sentence, topic_turn,
+       max(1.0 - vec.cosineDistance(s.embedding, topic)) AS topic_sentence

@@ -1,11 +1,13 @@
 // recall_semantic_exact: exact cosine over the user's own memories, for a user whose memories
 // the shared vector index, read $scan deep, does not reach (a small user among large ones);
-// each with its best sentence's cosine (null for a memory of one sentence).
-// params: user_id, vector, limit
+// the same columns as recall_semantic. Neo4j's cosine is (1 + cos) / 2: mapped back to cos.
+// params: user_id, vector, topic, limit
 MATCH (m:Memory {user_id: $user_id})
 WHERE m.embedding IS NOT NULL
-WITH m, vector.similarity.cosine(m.embedding, $vector) AS turn
-ORDER BY turn DESC
+WITH m, 2 * vector.similarity.cosine(m.embedding, $topic) - 1 AS topic_turn
+ORDER BY topic_turn DESC
 LIMIT $limit
 OPTIONAL MATCH (m)-[:HAS_SENTENCE]->(s:Sentence)
-RETURN m.uid AS uid, turn, max(vector.similarity.cosine(s.embedding, $vector)) AS sentence
+RETURN m.uid AS uid, m.speaker AS speaker, 2 * vector.similarity.cosine(m.embedding, $vector) - 1 AS turn,
+       max(2 * vector.similarity.cosine(s.embedding, $vector) - 1) AS sentence, topic_turn,
+       max(2 * vector.similarity.cosine(s.embedding, $topic) - 1) AS topic_sentence

@@ -1,10 +1,15 @@
-// recall_similarity (FalkorDB): the cosine of the query embedding with each given memory and
-// with its best sentence (null for a memory of one sentence), for the candidates the semantic
-// channel did not rank.
-// params: user_id, uids, vector
+// recall_similarity (FalkorDB): for each given memory, the cosines recall_semantic returns (the
+// whole turn and its best sentence, with the question and with its topic), for the candidates
+// the semantic channel did not rank.
+// The query vectors are made vecf32 once, first: vecf32($param) in a row's expression is made
+// again for every row (recall_semantic on LoCoMo: 8.0 ms a question that way, 4.6 hoisted).
+// params: user_id, uids, vector, topic
+WITH vecf32($vector) AS question, vecf32($topic) AS topic
 UNWIND $uids AS uid
 MATCH (m:Memory {user_id: $user_id, uid: uid})
 WHERE m.embedding IS NOT NULL
 OPTIONAL MATCH (m)-[:HAS_SENTENCE]->(s:Sentence)
-RETURN m.uid AS uid, 1.0 - vec.cosineDistance(m.embedding, vecf32($vector)) AS turn,
-       max(1.0 - vec.cosineDistance(s.embedding, vecf32($vector))) AS sentence
+RETURN m.uid AS uid, 1.0 - vec.cosineDistance(m.embedding, question) AS turn,
+       max(1.0 - vec.cosineDistance(s.embedding, question)) AS sentence,
+       1.0 - vec.cosineDistance(m.embedding, topic) AS topic_turn,
+       max(1.0 - vec.cosineDistance(s.embedding, topic)) AS topic_sentence

@@ -28,7 +28,7 @@ def test_features_of_a_candidate():
     got = candidate_features(
         ["a", "b", "c"], ["semantic", "lexical"], {"semantic": ["a", "b"], "lexical": ["b"]},
         fused={"a": 0.5, "b": 1.0}, with_neighbours={"a": 0.5, "b": 1.0, "c": 0.6},
-        neighbours={"a": ["b"], "b": ["a", "c"]}, cosines={"a": (0.9, 0.6), "b": (0.7, 0.8)},
+        neighbours={"a": ["b"], "b": ["a", "c"]}, cosines={"a": (0.9, 0.6, 0.5, 0.4), "b": (0.7, 0.8, 0.6, 0.1)},
         said={"a": Said.of("Ana", "Yesterday I went to Rome.", 40, opens=True),
               "b": Said.of("Ben", "And then?", 3, opens=False), "c": Said("Ana")},
         persons={"Ana"})
@@ -43,6 +43,7 @@ def test_features_of_a_candidate():
     assert b["neighbour_lift"] == 0
     assert a["cosine_gap"] == 0 and b["cosine_gap"] == pytest.approx(-0.2) and c["cosine_gap"] == -0.5
     assert a["sentence_gap"] == pytest.approx(-0.2) and b["sentence_gap"] == 0 and c["sentence_gap"] == -0.5
+    assert a["topic_gap"] == pytest.approx(-0.1) and b["topic_sentence_gap"] == pytest.approx(-0.3)
     assert (a["speaker_named"], a["speaker_not_named"], b["speaker_named"], b["speaker_not_named"]) == (1, 0, 0, 1)
     assert (a["wordy"], a["asks"], a["opens"], a["recent"]) == (1, 0, 1, 1)
     assert 0 < b["wordy"] < 0.5 and (b["asks"], b["opens"], b["recent"]) == (1, 0, 0)
@@ -53,8 +54,8 @@ def test_features_of_a_candidate():
 
 def test_reasons_group_features_by_what_they_tell():
     assert [reason_of(f) for f in feature_names(["semantic", "temporal"])] == [
-        "semantic", "semantic", "temporal", "temporal", "fusion", "fusion", "neighbours", "semantic",
-        "semantic", "speaker", "speaker"] + ["content"] * 4
+        "semantic", "semantic", "temporal", "temporal", "fusion", "fusion", "neighbours"] + ["semantic"] * 4 + [
+        "speaker", "speaker"] + ["content"] * 4
     assert reason_of("x") == "x"
 
 

@@ -58,7 +58,7 @@ def test_a_fact_in_one_sentence_of_a_long_turn_is_found_by_that_sentence(mem, tm
     user = "recall-sentences"
     mem.ingest(path, user=user)
     a = analyse(mem, mem.complex(user), "Did Alice buy a boat?")
-    asked = {"user_id": user, "vector": a.vector, "limit": 5}
+    asked = {"user_id": user, "vector": a.vector, "topic": a.topic_vector, "limit": 5}
     scan = 10_000  # the index is shared with the other tests' users
     by_index = _cosines(mem.run("recall_semantic", scan=scan, **asked))
     exact = _cosines(mem.run("recall_semantic_exact", **asked))
@@ -66,13 +66,31 @@ def test_a_fact_in_one_sentence_of_a_long_turn_is_found_by_that_sentence(mem, tm
     filled = _cosines(mem.run("recall_similarity", uids=list(exact), **asked))
     source = {r["uid"]: r["source_id"] for r in mem.run("recall_memories", user_id=user, uids=list(exact))}
     cosines = {source[uid]: c for uid, c in exact.items()}
-    turn, sentence = cosines["long.txt:2"]
+    turn, sentence, topic_turn, topic_sentence = cosines["long.txt:2"]
     assert sentence > turn + 0.1  # the boat sentence is much nearer the question than the turn it is diluted in
-    assert cosines["long.txt:3"][0] == cosines["long.txt:3"][1]  # one sentence: its own best sentence
-    for uid, (t, s) in exact.items():  # every statement computes the same cosines
-        assert by_index[uid] == pytest.approx((t, s), abs=1e-4) and filled[uid] == pytest.approx((t, s), abs=1e-4)
+    assert topic_sentence > topic_turn
+    bob = cosines["long.txt:3"]
+    assert bob[0] == bob[1] and bob[2] == bob[3]  # one sentence: its own best sentence
+    for uid, c in exact.items():  # every statement computes the same cosines
+        assert by_index[uid] == pytest.approx(c, abs=1e-4) and filled[uid] == pytest.approx(c, abs=1e-4)
     got = recall(mem, "Did Alice buy a boat?", user=user, k=1, channels=["semantic"], neighbours=False)
     assert got.source_ids == ["long.txt:2"]
+
+
+def test_the_topic_of_a_question_leaves_out_the_people_most_memories_name(mem, tmp_path):
+    path = tmp_path / "topic.txt"
+    path.write_text("## 8 May 2023\n" + "".join(f"{who}: {what}\n" for who, what in [
+        ("Alice", "I finally bought a sailing boat."), ("Bob", "Nice! I painted the hallway."),
+        ("Alice", "Carol came over to see it."), ("Bob", "Say hello to Carol from me.")] * 3)
+                    + "Bob: Dave fixed my bike.\n")
+    user = "recall-topic"
+    mem.ingest(path, user=user)
+    cx = mem.complex(user)
+    a = analyse(mem, cx, "What has Alice's brother bought?")  # Alice says half the memories
+    assert a.topic == "What has brother bought?" and a.topic_vector != a.vector
+    assert any("topic" in note for note in a.notes)
+    b = analyse(mem, cx, "What did Dave fix?")  # one memory of 13 names Dave: his name tells what is asked
+    assert b.topic == b.query and b.topic_vector == b.vector
 
 
 def test_the_answer_channel_finds_the_kind_of_thing_asked_for_said_by_whom_it_names(memory_user):

@@ -9,7 +9,7 @@ from calendar import monthrange
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from ..ingest.extract import mentions, query_terms
+from ..ingest.extract import Mention, mentions, query_terms
 from ..simplex import normalise
 
 TEMPORAL = re.compile(r"^\s*when\b|\b(what|which) (year|month|day|date|time|week)\b|\bhow long (ago|before|after)\b|"
@@ -58,6 +58,8 @@ class Analysis:
     memories: int = 0  # how many memories the user holds
     notes: list[str] = field(default_factory=list)
     answer_kinds: list[str] = field(default_factory=list)  # entity kinds the question asks for (ANSWER_KINDS)
+    topic: str = ""  # the question without the people most memories name (`topic_of`)
+    topic_vector: list[float] = field(default_factory=list)  # its embedding (the query's own when they are one)
 
     def persons(self) -> list[str]:
         """The names of the people the question names."""
@@ -69,7 +71,8 @@ class Analysis:
         return specific or [e.vid for e in self.entities]
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "entities": [vars(e) for e in self.entities], "answer_kinds": self.answer_kinds,
+        return {"type": self.type, "topic": self.topic, "entities": [vars(e) for e in self.entities],
+                "answer_kinds": self.answer_kinds,
                 "time_text": self.time_text,
                 "time_range": [datetime.fromtimestamp(t, timezone.utc).isoformat() for t in self.time_range]
                 if self.time_range else None, "notes": self.notes}
@@ -83,15 +86,25 @@ def analyse(mem, cx, query: str) -> Analysis:
     by_norm = {normalise(m.name): m for m in found}
     rows = mem.run("recall_entities_by_name", read_only=True, user_id=cx.user, norms=list(by_norm)) if by_norm else []
     matched: dict[int, Matched] = {}
-    named: set[str] = set()
+    named: dict[str, int] = {}  # a mention's normalised name -> the vid it matched by name or alias
     for row in rows:
         how = "name" if row["norm"] in by_norm else "alias"
         matched[row["vid"]] = Matched(row["vid"], row["name"], row["kind"], 1.0, how, row["frequency"] or 1)
-        named.add(row["norm"])
-        named.update(normalise(a) for a in row["aliases"] or [])
+        for norm in [row["norm"], *(normalise(a) for a in row["aliases"] or [])]:
+            named.setdefault(norm, row["vid"])
+    total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"]
+    for e in matched.values():
+        e.common = _common(e, total)
+    common_people = [m for norm, m in by_norm.items() if norm in named and matched[named[norm]].kind == "PERSON"
+                     and matched[named[norm]].common]
+    topic = topic_of(doc, common_people)
     unmatched = [m for norm, m in by_norm.items() if norm not in named]
-    vectors = mem.embedder().embed([query] + [m.name for m in unmatched])
-    for mention, vector in zip(unmatched, vectors[1:]):
+    texts = [query] + ([topic] if topic != query else []) + [m.name for m in unmatched]
+    vectors = mem.embedder().embed(texts)
+    topic_vector = vectors[1] if topic != query else vectors[0]
+    if topic != query:
+        notes.append(f"topic {topic!r}: the question without the people most memories name")
+    for mention, vector in zip(unmatched, vectors[len(texts) - len(unmatched):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
         hits = mem.run("recall_entity_match", read_only=True, user_id=cx.user, vector=vector.tolist(), scan=200,
                        limit=1)
@@ -99,15 +112,32 @@ def analyse(mem, cx, query: str) -> Analysis:
             hit = hits[0]
             matched[hit["vid"]] = Matched(hit["vid"], hit["name"], hit["kind"], round(hit["score"], 3), "vector",
                                           hit["frequency"] or 1)
+            matched[hit["vid"]].common = _common(matched[hit["vid"]], total)
             notes.append(f"{mention.name!r} matched entity {hit['name']!r} by name embedding ({hit['score']:.2f})")
     entities = sorted(matched.values(), key=lambda e: e.vid)
-    total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"]
-    for e in entities:
-        e.common = total > 0 and e.frequency > COMMON_SHARE * total
     time_range, time_text = _time_range(doc)
     kind = _type(query, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, total, notes,
-                    _answer_kinds(query, notes))
+                    _answer_kinds(query, notes), topic, topic_vector.tolist())
+
+
+def _common(e: Matched, total: int) -> bool:
+    return total > 0 and e.frequency > COMMON_SHARE * total
+
+
+def topic_of(doc, people: list[Mention]) -> str:
+    """The question without the mentions of `people` (and their possessive 's): "What has
+    Melanie painted?" -> "What has painted?". `people` are the persons in more than COMMON_SHARE
+    of the memories, the speakers: every memory a speaker says carries the speaker's name
+    (restated turns begin "Melanie: ..."), so the name in a question pulls its embedding toward
+    all of them alike and away from what is asked. Measured before building, LoCoMo dev, the
+    semantic channel alone, exact, R@10 of the question / its topic (speakers' names left out) /
+    the mean of both cosines: 0.437 / 0.444 / 0.469 on multi-hop questions, 0.695 / 0.700 /
+    0.736 on the rest."""
+    dropped = {i for m in people for i in m.tokens}
+    dropped |= {i + 1 for i in dropped if i + 1 < len(doc) and doc[i + 1].lower_ in ("'s", "’s", "'")}
+    topic = " ".join("".join(t.text_with_ws for t in doc if t.i not in dropped).split())
+    return topic if any(c.isalnum() for c in topic) else doc.text
 
 
 def _answer_kinds(query: str, notes: list[str]) -> list[str]:

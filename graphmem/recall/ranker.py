@@ -1,7 +1,7 @@
 """The second stage of recall: a linear ranker over the fused candidates.
 
 Reciprocal rank fusion keeps only each channel's ranks. The ranker also sees how far a memory's
-cosines with the question (its whole turn's, its best sentence's) are from the candidates' best,
+cosines with the question and with its topic (its whole turn's, its best sentence's) are from the candidates' best,
 whether its speaker is a person the question names, how much better than it its session
 neighbours fared (an answer is often the reply to the turn that
 matched), and what kind of turn it is (`Said`: long, a question, a session's opener, about a
@@ -29,18 +29,19 @@ TOP = 5  # a channel's top this many get an extra feature
 MISSING_COSINE_GAP = -0.5  # a candidate with no cosine (a memory without an embedding) is this far from the best
 
 
+COSINES = ("cosine", "sentence", "topic", "topic_sentence")  # recall.Cosines, in its order
 WORDS_FULL = 40  # a turn of this many indexed words (or more) counts as fully wordy
 
 
 def feature_names(channels: Sequence[str]) -> list[str]:
     per_channel = [f"{c}{suffix}" for c in channels for suffix in ("_rank", "_top")]
-    return per_channel + ["fused", "fused_with_neighbours", "neighbour_lift", "cosine_gap", "sentence_gap",
+    return per_channel + ["fused", "fused_with_neighbours", "neighbour_lift", *(f"{c}_gap" for c in COSINES),
                           "speaker_named", "speaker_not_named", "wordy", "asks", "opens", "recent"]
 
 
 # What a feature tells a reader, when it explains a ranking: a channel's rank features speak for
 # that channel, and complementary features for one idea.
-REASONS = {"cosine_gap": "semantic", "sentence_gap": "semantic", "fused": "fusion", "fused_with_neighbours": "fusion",
+REASONS = {**{f"{c}_gap": "semantic" for c in COSINES}, "fused": "fusion", "fused_with_neighbours": "fusion",
            "neighbour_lift": "neighbours", "speaker_named": "speaker", "speaker_not_named": "speaker",
            **{name: "content" for name in ("wordy", "asks", "opens", "recent")}}
 
@@ -88,15 +89,14 @@ class Candidates:
 
 def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: Mapping[str, Sequence[str]],
                        fused: Mapping[str, float], with_neighbours: Mapping[str, float],
-                       neighbours: Mapping[str, Sequence[str]], cosines: Mapping[str, tuple[float, float]],
+                       neighbours: Mapping[str, Sequence[str]], cosines: Mapping[str, Sequence[float]],
                        said: Mapping[str, Said], persons: set[str]) -> Candidates:
     """`neighbours` maps a memory to its session neighbours (the relation is symmetric);
     `persons` are the names of the people the question names."""
     unknown = Said()
     ranks = {c: {uid: i for i, uid in enumerate(rankings.get(c, ()), start=1)} for c in channels}
     top_fused = max(fused.values(), default=0.0) or 1.0
-    best_turn = max((c[0] for c in cosines.values()), default=0.0)
-    best_sentence = max((c[1] for c in cosines.values()), default=0.0)
+    best = [max((c[j] for c in cosines.values()), default=0.0) for j in range(len(COSINES))]
     neighbour_best: dict[str, float] = {}
     for uid, around in neighbours.items():
         for n in around:
@@ -112,8 +112,7 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
         own = fused.get(uid, 0.0)
         row += [own / top_fused, with_neighbours.get(uid, 0.0) / top_fused,
                 max(0.0, neighbour_best.get(uid, 0.0) - own) / top_fused,  # a neighbour that did better lifts it
-                cosine[0] - best_turn if cosine is not None else MISSING_COSINE_GAP,
-                cosine[1] - best_sentence if cosine is not None else MISSING_COSINE_GAP,
+                *([c - b for c, b in zip(cosine, best)] if cosine is not None else [MISSING_COSINE_GAP] * len(COSINES)),
                 1.0 if persons and turn.speaker in persons else 0.0,
                 1.0 if persons and turn.speaker not in persons else 0.0,
                 min(1.0, np.log1p(turn.words) / np.log1p(WORDS_FULL)), float(turn.asks), float(turn.opens),
