@@ -1,7 +1,7 @@
 """Recall: for a question, the memories worth putting in an agent's context, ranked, with the
 structure behind them (`mem.recall(query, user=..., k=10)`).
 
-query -> analysis (entities, times, type) -> channels, each one Cypher statement returning a
+query -> analysis (entities, times, type, topic) -> channels, each one Cypher statement returning a
 ranked list of memories (semantic, lexical, entity, simplicial, temporal, answer) -> weighted
 reciprocal rank fusion (weights per query type, in Settings), the session neighbours of the
 best inheriting part of their score -> a linear ranker over the fused candidates (ranker.py)
@@ -30,6 +30,8 @@ DEPTH = 50  # how many memories each channel ranks
 # to 0.324 but single-hop R@10 from 0.856 to 0.848; these alone at 100: 0.310, single-hop
 # unchanged; at 150 and 200: 0.317 and 0.303)
 DEPTH_BY_TYPE = {"multi-hop": 100}
+# a memory's cosines: its whole turn and its best sentence with the question, then with its topic
+Cosines = tuple[float, float, float, float]
 
 
 @dataclass
@@ -215,9 +217,9 @@ def _semantic(mem, user: str, a: Analysis) -> dict[str, Cosines]:
     """uid -> its cosines (`Cosines`), best first by `similarity` (the named people's a little
     first, SPEAKER_PRIOR): the memories nearest the question's topic by the memory vector
     index, read twice the depth deep so that a turn whose best sentence matches (one fact in a
-    long turn is diluted in the turn's embedding) can rise into the depth. The index is shared by every user, so it is read 8 times the
-    depth deep; when that holds fewer than twice the depth of the user's memories, an exact
-    scan of the user's own."""
+    long turn is diluted in the turn's embedding) can rise into the depth. The index is shared
+    by every user, so it is read 8 times the depth deep; when that holds fewer than twice the
+    depth of the user's memories, an exact scan of the user's own."""
     depth = _depth(a)
     asked = {"user_id": user, "vector": a.vector, "topic": a.topic_vector, "limit": depth * 2}
     rows = mem.run("recall_semantic", read_only=True, scan=depth * 8, **asked)
@@ -236,14 +238,11 @@ def _semantic(mem, user: str, a: Analysis) -> dict[str, Cosines]:
 SPEAKER_PRIOR = 0.05
 
 
-Cosines = tuple[float, float, float, float]  # a memory's turn and best sentence with the question, then with its topic
-
-
 def _cosines(rows: list[dict]) -> dict[str, Cosines]:
     """uid -> `Cosines` of rows of uid, turn, sentence, topic_turn, topic_sentence: a memory of
     one sentence (sentences null) is its own best sentence."""
-    return {r["uid"]: (r["turn"], _or(r["sentence"], r["turn"]), r["topic_turn"], _or(r["topic_sentence"], r["topic_turn"]))
-            for r in rows}
+    return {r["uid"]: (r["turn"], _or(r["sentence"], r["turn"]), r["topic_turn"],
+                       _or(r["topic_sentence"], r["topic_turn"])) for r in rows}
 
 
 def _or(value: float | None, default: float) -> float:
