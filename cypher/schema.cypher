@@ -12,6 +12,7 @@ CREATE INDEX simplex_ring_head IF NOT EXISTS FOR (n:SimplexNode) ON (n.user_id, 
 CREATE INDEX memory_session IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.session);
 CREATE INDEX memory_time IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.observed_at);
 CREATE INDEX memory_refers_to IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.refers_to);
+CREATE INDEX memory_speaker IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.speaker);
 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON (m.embedding)
   OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON (e.embedding)

@@ -10,6 +10,7 @@ CREATE INDEX FOR (m:Memory) ON (m.uid);
 CREATE INDEX FOR (m:Memory) ON (m.session);
 CREATE INDEX FOR (m:Memory) ON (m.observed_at);
 CREATE INDEX FOR (m:Memory) ON (m.refers_to);
+CREATE INDEX FOR (m:Memory) ON (m.speaker);
 CREATE INDEX FOR (s:Session) ON (s.user_id);
 CREATE INDEX FOR (s:Session) ON (s.id);
 CREATE INDEX FOR (t:Term) ON (t.user_id);

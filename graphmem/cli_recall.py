@@ -36,10 +36,13 @@ def recall(ctx, query, k, budget, user, uri, as_json):
 
     def render(d: dict) -> None:
         a = d["analysis"]
-        console.print(f"[bold]{a['type']}[/] question; entities: "
+        console.print(f"{a['type']} question; entities: "
                       f"{', '.join(e['name'] for e in a['entities']) or 'none matched'}"
                       + (f"; time: {a['time_text']}" if a["time_text"] else "")
-                      + (f"; asks for {', '.join(a['answer_kinds'])} entities" if a["answer_kinds"] else ""))
+                      + (f"; asks for {', '.join(a['answer_kinds'])} entities" if a["answer_kinds"] else ""),
+                      markup=False)
+        if a["topic"] != d["query"]:
+            console.print(f"topic: {a['topic']}", markup=False)
         table = Table()
         for column in ("#", "source", "speaker", "date", "memory", "channels (rank)"):
             table.add_column(column)

@@ -58,7 +58,7 @@ class Analysis:
     memories: int = 0  # how many memories the user holds
     notes: list[str] = field(default_factory=list)
     answer_kinds: list[str] = field(default_factory=list)  # entity kinds the question asks for (ANSWER_KINDS)
-    topic: str = ""  # the question without the people most memories name (`topic_of`)
+    topic: str = ""  # the question without the names of the speakers most memories are said by (`topic_of`)
     topic_vector: list[float] = field(default_factory=list)  # its embedding (the query's own when they are one)
 
     def persons(self) -> list[str]:
@@ -95,15 +95,13 @@ def analyse(mem, cx, query: str) -> Analysis:
     total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"]
     for e in matched.values():
         e.common = _common(e, total)
-    common_people = [m for norm, m in by_norm.items() if norm in named and matched[named[norm]].kind == "PERSON"
-                     and matched[named[norm]].common]
-    topic = topic_of(doc, common_people)
+    topic = topic_of(doc, _speakers_named(mem, cx.user, by_norm, named, matched))
     unmatched = [m for norm, m in by_norm.items() if norm not in named]
     texts = [query] + ([topic] if topic != query else []) + [m.name for m in unmatched]
     vectors = mem.embedder().embed(texts)
     topic_vector = vectors[1] if topic != query else vectors[0]
     if topic != query:
-        notes.append(f"topic {topic!r}: the question without the people most memories name")
+        notes.append(f"topic {topic!r}: the question without the speakers' names, which most memories carry")
     for mention, vector in zip(unmatched, vectors[len(texts) - len(unmatched):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
         hits = mem.run("recall_entity_match", read_only=True, user_id=cx.user, vector=vector.tolist(), scan=200,
@@ -125,12 +123,25 @@ def _common(e: Matched, total: int) -> bool:
     return total > 0 and e.frequency > COMMON_SHARE * total
 
 
+def _speakers_named(mem, user: str, by_norm: dict[str, Mention], named: dict[str, int],
+                    matched: dict[int, Matched]) -> list[Mention]:
+    """The question's mentions of people who speak the user's memories and are in more than
+    COMMON_SHARE of them: the names that tell little about what is asked (`topic_of`). A person
+    only talked about keeps their name ("Where did Alice adopt Rex?": Rex is the topic)."""
+    common = {norm: matched[named[norm]] for norm in by_norm if norm in named and matched[named[norm]].common}
+    if not common:
+        return []
+    rows = mem.run("recall_speakers", read_only=True, user_id=user, names=sorted({e.name for e in common.values()}))
+    speakers = {r["name"] for r in rows}
+    return [by_norm[norm] for norm, e in common.items() if e.name in speakers]
+
+
 def topic_of(doc, people: list[Mention]) -> str:
     """The question without the mentions of `people` (and their possessive 's): "What has
-    Melanie painted?" -> "What has painted?". `people` are the persons in more than COMMON_SHARE
-    of the memories, the speakers: every memory a speaker says carries the speaker's name
-    (restated turns begin "Melanie: ..."), so the name in a question pulls its embedding toward
-    all of them alike and away from what is asked. Measured before building, LoCoMo dev, the
+    Melanie painted?" -> "What has painted?". `people` are the speakers most memories are said
+    by (`_speakers_named`): every memory a speaker says carries the speaker's name (restated
+    turns begin "Melanie: ..."), so the name in a question pulls its embedding toward all of
+    them alike and away from what is asked. Measured before building, LoCoMo dev, the
     semantic channel alone, exact, R@10 of the question / its topic (speakers' names left out) /
     the mean of both cosines: 0.437 / 0.444 / 0.469 on multi-hop questions, 0.695 / 0.700 /
     0.736 on the rest."""
