@@ -1,10 +1,7 @@
 // recall_speakers: which of the given names are speakers of the user's memories (an index seek
-// and one row each, however many memories a speaker has).
+// each, stopping at the first memory: however many memories a speaker has).
 // params: user_id, names
 UNWIND $names AS name
-CALL (name) {
-  MATCH (m:Memory {user_id: $user_id, speaker: name})
-  RETURN m.uid AS said
-  LIMIT 1
-}
+WITH name
+WHERE EXISTS { MATCH (:Memory {user_id: $user_id, speaker: name}) }
 RETURN name

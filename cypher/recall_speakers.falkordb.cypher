@@ -1,6 +1,5 @@
 // recall_speakers (FalkorDB): which of the given names are speakers of the user's memories (an
-// index seek and one row each). FalkorDB takes a subquery's variables by an importing WITH, not
-// by Neo4j's CALL (name) scope.
+// index seek and one row each): a subquery with LIMIT 1, where Neo4j has EXISTS { }.
 // params: user_id, names
 UNWIND $names AS name
 CALL {
