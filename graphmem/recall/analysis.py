@@ -146,6 +146,8 @@ def topic_of(doc, people: list[Mention]) -> str:
     the mean of both cosines: 0.437 / 0.444 / 0.469 on multi-hop questions, 0.695 / 0.700 /
     0.736 on the rest."""
     dropped = {i for m in people for i in m.tokens}
+    if not dropped:
+        return doc.text
     dropped |= {i + 1 for i in dropped if i + 1 < len(doc) and doc[i + 1].lower_ in ("'s", "’s", "'")}
     topic = " ".join("".join(t.text_with_ws for t in doc if t.i not in dropped).split())
     return topic if any(c.isalnum() for c in topic) else doc.text
