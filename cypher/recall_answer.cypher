@@ -5,6 +5,7 @@
 // The walk is bounded as the memory grows: the rarest of those entities first, while their
 // mentions add up to at most $fanout (at 10^5 memories the places alone had thousands, and
 // this statement took 27 ms at p95 without the bound).
+// Neo4j scores cosine as (1 + cos) / 2: mapped back to cos, as FalkorDB gives it.
 // params: user_id, kinds, speakers, vector, fanout, limit
 MATCH (e:Entity {user_id: $user_id})
 WHERE e.kind IN $kinds
@@ -16,6 +17,6 @@ UNWIND reduce(acc = [0, []], x IN found |
 MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(e)
 WHERE (size($speakers) = 0 OR m.speaker IN $speakers) AND m.embedding IS NOT NULL
 WITH DISTINCT m
-RETURN m.uid AS uid, vector.similarity.cosine(m.embedding, $vector) AS score
+RETURN m.uid AS uid, 2 * vector.similarity.cosine(m.embedding, $vector) - 1 AS score
 ORDER BY score DESC
 LIMIT $limit

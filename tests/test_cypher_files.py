@@ -37,6 +37,21 @@ def test_variants_have_a_neo4j_original():
             assert (path.parent / (path.name.split(".")[0] + ".cypher")).exists(), path.name
 
 
+NEO4J_FILES = [p for p in FILES if p.name.count(".") == 1]
+
+
+@pytest.mark.parametrize("path", NEO4J_FILES, ids=lambda p: p.name)
+def test_neo4j_cosines_are_mapped_back_to_cos(path):
+    """Neo4j's vector.similarity.cosine and cosine vector index scores are (1 + cos) / 2, FalkorDB's
+    1 - distance is cos: every Neo4j file maps them back, so both backends rank, threshold and
+    feed the ranker alike (this cannot be seen without a Neo4j server)."""
+    body = "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
+    for call in re.finditer(r"vector\.similarity\.cosine\(", body):
+        assert body[:call.start()].endswith("2 * "), f"{path.name}: {body[call.start():call.start() + 60]}"
+    if "db.index.vector.queryNodes" in body:
+        assert re.search(r"2 \* score - 1", body), f"{path.name}: the index's score is not mapped back"
+
+
 def test_loader_strips_comments_and_picks_the_dialect():
     query = queries.load("schema", "falkordb")
     assert query.path.name == "schema.falkordb.cypher"
