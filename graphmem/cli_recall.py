@@ -15,16 +15,21 @@ from .cli import console, emit, friendly_errors, json_option, open_memory, uri_o
 from .recall import CHANNELS
 
 
+asker_option = click.option("--as", "asker", metavar="SPEAKER", default=None,
+                            help="Who asks: the speaker the question's I and my mean.")
+
+
 @click.command()
 @click.argument("query")
 @click.option("--k", "-k", default=10, show_default=True, help="How many memories.")
 @click.option("--budget", type=int, default=None, help="Trim to fit this many tokens of context.")
+@asker_option
 @user_option
 @uri_option
 @json_option
 @click.pass_context
 @friendly_errors
-def recall(ctx, query, k, budget, user, uri, as_json):
+def recall(ctx, query, k, budget, asker, user, uri, as_json):
     """The memories worth putting in context for QUERY, ranked, with the channels that found each.
 
     \b
@@ -32,7 +37,7 @@ def recall(ctx, query, k, budget, user, uri, as_json):
     """
     mem = open_memory(ctx, uri)
     mem.embedder(), mem.nlp()  # loaded first, so the time printed is the recall's own
-    result = mem.recall(query, user=user, k=k, token_budget=budget)
+    result = mem.recall(query, user=user, k=k, token_budget=budget, asker=asker)
 
     def render(d: dict) -> None:
         a = d["analysis"]
@@ -60,19 +65,20 @@ def recall(ctx, query, k, budget, user, uri, as_json):
 
 @click.command()
 @click.argument("query")
+@asker_option
 @user_option
 @uri_option
 @json_option
 @click.pass_context
 @friendly_errors
-def gaps(ctx, query, user, uri, as_json):
+def gaps(ctx, query, asker, user, uri, as_json):
     """Knowledge gaps around QUERY: entities it names that were never seen together, and faces
     implied by what was seen but never observed themselves.
 
     \b
     Example:  graphmem gaps "Did Caroline and Melanie ever go to Paris?" --user demo
     """
-    result = open_memory(ctx, uri).recall(query, user=user, k=0)
+    result = open_memory(ctx, uri).recall(query, user=user, k=0, asker=asker)
     emit({"entities": [e.name for e in result.analysis.entities], "gaps": result.gaps}, as_json,
          lambda d: (console.print(f"entities: {', '.join(d['entities']) or 'none matched'}"), _render_gaps(d["gaps"])))
 

@@ -74,3 +74,5 @@ def test_ingest_then_recall_and_gaps_from_the_command_line(invoke, user):
     assert first["source_id"] == "chat.txt:2" and first["why"] and "semantic" in first["channels"]
     gaps = json.loads(invoke("gaps", "Did Emma ever meet Carol in Tokyo?", "--user", user, "--json").output)
     assert "Emma" in gaps["entities"] and gaps["gaps"]
+    asked = invoke("recall", "Where did I adopt my puppy?", "--as", "Alice", "--user", user, "--k", "1")
+    assert asked.exit_code == 0 and "topic: Where did adopt puppy?" in asked.output and "Lisbon" in asked.output

@@ -96,6 +96,18 @@ def test_the_topic_of_a_question_leaves_out_the_speakers_most_memories_are_said_
         assert b.topic == b.query and b.topic_vector == b.vector, kept
 
 
+def test_a_question_in_the_first_person_means_whoever_asks(memory_user):
+    mem, user = memory_user
+    alice = recall(mem, "What did I adopt?", user=user, k=1, asker="Alice")
+    assert any("asked by Alice" in note for note in alice.notes)
+    assert "Alice" in [e.name for e in alice.analysis.entities] and alice.analysis.query == "What did I adopt?"
+    assert alice.source_ids == [line(2)] and alice.memories[0].speaker == "Alice"
+    bob = recall(mem, "What did I adopt?", user=user, k=3, asker="Bob")
+    assert [e.name for e in bob.analysis.entities if e.kind == "PERSON"] == ["Bob"]
+    assert recall(mem, "What did Alice adopt?", user=user, k=1, asker="Alice").notes == \
+        recall(mem, "What did Alice adopt?", user=user, k=1).notes  # no first person: nothing restated
+
+
 def test_the_answer_channel_finds_the_kind_of_thing_asked_for_said_by_whom_it_names(memory_user):
     mem, user = memory_user
     got = recall(mem, "Which cities has Bob been to?", user=user, k=5, channels=["answer"], neighbours=False)

@@ -90,9 +90,14 @@ def _sentences(doc: Doc, parts: list[str]) -> list[str]:
     return [p for p in pieces if WORD.search(p)]
 
 
+def restate(doc: Doc, speaker: str, addressee: str | None = None) -> str:
+    """The text said by `speaker` (to `addressee`) with its first and second person made
+    explicit: "I went with my sister" said by Caroline -> "Caroline went with Caroline's sister"."""
+    return "".join(_restated_tokens(doc, speaker, addressee)).strip()
+
+
 def _restated_tokens(doc: Doc, speaker: str, addressee: str | None) -> list[str]:
-    """Each token's text in the restatement, with the space before it: "I went with my sister"
-    said by Caroline -> "Caroline went with Caroline's sister"."""
+    """Each token's text in the restatement (`restate`), with the space before it."""
     parts = []
     replaced_subject = False
     for token in doc:

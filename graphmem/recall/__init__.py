@@ -83,9 +83,11 @@ class Recollection:
 
 def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int | None = None,
            channels: Sequence[str] = CHANNELS, neighbours: bool = True, rank: bool = True,
-           keep_candidates: bool = False) -> Recollection:
-    """`neighbours`, `rank`: False leaves out the neighbours' inheritance, the ranker (fused
-    order, as with recall_ranker "off"); `keep_candidates` keeps the ranker's input."""
+           keep_candidates: bool = False, asker: str | None = None) -> Recollection:
+    """`asker`: the speaker who asks, whose "I" and "my" the question means ("Where did I adopt
+    my dog?" asked by Alice); `neighbours`, `rank`: False leaves out the neighbours'
+    inheritance, the ranker (fused order, as with recall_ranker "off"); `keep_candidates` keeps
+    the ranker's input."""
     if not isinstance(query, str) or not query.strip():
         from ..errors import InputError
 
@@ -95,7 +97,7 @@ def recall(mem: "Memory", query: str, user: str, k: int = 10, token_budget: int 
     cx = mem.complex(user)
     cx._require_user()
     ranker = load_ranker(mem.settings.recall_ranker) if rank else None
-    analysis = analyse(mem, cx, query)
+    analysis = analyse(mem, cx, query, asker)
     _lap(clock, "analysis", started)
     rankings: dict[str, list[str]] = {}
     cosines: dict[str, Cosines] = {}

@@ -9,7 +9,7 @@ from calendar import monthrange
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from ..ingest.extract import Mention, mentions, query_terms
+from ..ingest.extract import Mention, mentions, query_terms, restate
 from ..simplex import normalise
 
 TEMPORAL = re.compile(r"^\s*when\b|\b(what|which) (year|month|day|date|time|week)\b|\bhow long (ago|before|after)\b|"
@@ -78,11 +78,18 @@ class Analysis:
                 if self.time_range else None, "notes": self.notes}
 
 
-def analyse(mem, cx, query: str) -> Analysis:
+def analyse(mem, cx, query: str, asker: str | None = None) -> Analysis:
+    """`asker`: the speaker who asks, whose first person ("Where did I adopt my dog?") the
+    question is restated in, as turns are at ingest ("Where did Alice adopt Alice's dog?")."""
+    notes: list[str] = []
     doc = mem.nlp()(query)
+    if asker:
+        said = restate(doc, asker)
+        if said != query:
+            notes.append(f"asked by {asker}: {said!r}")
+            doc = mem.nlp()(said)
     found = [m for m in mentions(doc, speaker="", addressee=None) if len(m.name) >= 2]
     words = query_terms(doc)
-    notes: list[str] = []
     by_norm = {normalise(m.name): m for m in found}
     rows = mem.run("recall_entities_by_name", read_only=True, user_id=cx.user, norms=list(by_norm)) if by_norm else []
     matched: dict[int, Matched] = {}
@@ -95,12 +102,13 @@ def analyse(mem, cx, query: str) -> Analysis:
     total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"]
     for e in matched.values():
         e.common = _common(e, total)
-    topic = topic_of(doc, _speakers_named(mem, cx.user, by_norm, named, matched))
+    speakers = _speakers_named(mem, cx.user, by_norm, named, matched)
+    topic = topic_of(doc, [m for m in found if normalise(m.name) in speakers])
     unmatched = [m for norm, m in by_norm.items() if norm not in named]
-    texts = [query] + ([topic] if topic != query else []) + [m.name for m in unmatched]
+    texts = [doc.text] + ([topic] if topic != doc.text else []) + [m.name for m in unmatched]
     vectors = mem.embedder().embed(texts)
-    topic_vector = vectors[1] if topic != query else vectors[0]
-    if topic != query:
+    topic_vector = vectors[1] if topic != doc.text else vectors[0]
+    if topic != doc.text:
         notes.append(f"topic {topic!r}: the question without the speakers' names, which most memories carry")
     for mention, vector in zip(unmatched, vectors[len(texts) - len(unmatched):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
@@ -114,9 +122,9 @@ def analyse(mem, cx, query: str) -> Analysis:
             notes.append(f"{mention.name!r} matched entity {hit['name']!r} by name embedding ({hit['score']:.2f})")
     entities = sorted(matched.values(), key=lambda e: e.vid)
     time_range, time_text = _time_range(doc)
-    kind = _type(query, entities, time_text, notes)
+    kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, total, notes,
-                    _answer_kinds(query, notes), topic, topic_vector.tolist())
+                    _answer_kinds(doc.text, notes), topic, topic_vector.tolist())
 
 
 def _common(e: Matched, total: int) -> bool:
@@ -124,16 +132,17 @@ def _common(e: Matched, total: int) -> bool:
 
 
 def _speakers_named(mem, user: str, by_norm: dict[str, Mention], named: dict[str, int],
-                    matched: dict[int, Matched]) -> list[Mention]:
-    """The question's mentions of people who speak the user's memories and are in more than
-    COMMON_SHARE of them: the names that tell little about what is asked (`topic_of`). A person
-    only talked about keeps their name ("Where did Alice adopt Rex?": Rex is the topic)."""
+                    matched: dict[int, Matched]) -> set[str]:
+    """The normalised names, among the question's mentions, of people who speak the user's
+    memories and are in more than COMMON_SHARE of them: the names that tell little about what
+    is asked (`topic_of`). A person only talked about keeps their name ("Where did Alice adopt
+    Rex?": Rex is the topic)."""
     common = {norm: matched[named[norm]] for norm in by_norm if norm in named and matched[named[norm]].common}
     if not common:
-        return []
+        return set()
     rows = mem.run("recall_speakers", read_only=True, user_id=user, names=sorted({e.name for e in common.values()}))
     speakers = {r["name"] for r in rows}
-    return [by_norm[norm] for norm, e in common.items() if e.name in speakers]
+    return {norm for norm, e in common.items() if e.name in speakers}
 
 
 def topic_of(doc, people: list[Mention]) -> str:
