@@ -36,9 +36,8 @@ class Settings:
     entity_merge_threshold: float = 0.88  # cosine of two names of one kind that makes them one entity
     witness_window: float = 0.0  # seconds; > 0 also adds one simplex per time window of that length
     ingest_batch: int = 128  # turns per parse / embed / write step
-    # each sentence of a turn of several (and of 10 indexed words or more) is embedded too, and
-    # recall reads it (LoCoMo multi-hop All@10 0.310 -> 0.324 held out); about 2.0 more texts to
-    # embed and vectors to store per turn
+    # each sentence of a turn of several is embedded too, and recall reads it (LoCoMo multi-hop
+    # All@10 0.310 -> 0.324 held out); about 2.6 more texts to embed and vectors to store per turn
     sentence_views: bool = True
     # recall: reciprocal-rank-fusion weight of each channel, per query type (JSON in the env)
     recall_weights: dict = field(default_factory=lambda: {t: dict(w) for t, w in RECALL_WEIGHTS.items()})

@@ -227,9 +227,7 @@ def _plan_batch(mem, resolver: Resolver, embed: Callable, transcript: str, batch
     with clock("resolve"):
         resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions])
     texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
-    counts = [terms(doc, t.speaker, t.caption) for t, doc in zip(batch, docs)]
-    sentences = [_sentences(t, x, sum(c.values())) if mem.settings.sentence_views else []
-                 for t, x, c in zip(batch, extractions, counts)]
+    sentences = [_sentences(t, x) if mem.settings.sentence_views else [] for t, x in zip(batch, extractions)]
     with clock("embed"):  # one call: the model batches turns and sentences together
         vectors = embed(texts + [s for turn in sentences for s in turn])
     sentence_vectors = iter(vectors[len(texts):])
@@ -241,10 +239,11 @@ def _plan_batch(mem, resolver: Resolver, embed: Callable, transcript: str, batch
     plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors[:len(texts)]],
                      [[{"n": n, "text": text, "embedding": next(sentence_vectors).tolist()} for n, text in enumerate(turn)]
                       for turn in sentences], [], [], [])
-    for turn, x, uid, words in zip(batch, extractions, uids, counts):
+    for turn, x, uid, doc in zip(batch, extractions, uids, docs):
         norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in x.mentions))
-        plan.postings.append({"uid": uid, "terms": [[w, n] for w, n in words.items()]})
-        plan.rows.append({**_memory_row(transcript, turn, x, uid, norms), "length": sum(words.values())})
+        counts = terms(doc, turn.speaker, turn.caption)
+        plan.postings.append({"uid": uid, "terms": [[w, n] for w, n in counts.items()]})
+        plan.rows.append({**_memory_row(transcript, turn, x, uid, norms), "length": sum(counts.values())})
         for s, label, o in x.relations:
             a, b = resolved[(x.mentions[s].name, x.mentions[s].kind)], resolved[(x.mentions[o].name, x.mentions[o].kind)]
             if a.norm != b.norm:
@@ -299,21 +298,13 @@ def _searchable(turn: Turn, x: Extraction) -> str:
 
 
 SENTENCE_WORDS = 3  # shorter sentences ("Hey Caroline!", "Thanks!") are not embedded on their own
-# A turn of fewer indexed words than this is short enough for its own embedding to hold each of
-# its facts: its sentences are not embedded. LoCoMo dev, the semantic channel alone (exact, as
-# it ranks), R@10 on multi-hop questions / the rest with every turn's sentences: 0.498 / 0.777;
-# only those of turns of 10 words or more: 0.515 / 0.774, with 23 % fewer sentence vectors; 15
-# or more: 0.510 / 0.759, 52 % fewer.
-SENTENCE_TURN_WORDS = 10
 
 
-def _sentences(turn: Turn, x: Extraction, words: int) -> list[str]:
+def _sentences(turn: Turn, x: Extraction) -> list[str]:
     """A memory's sentences, each embedded on its own beside the whole turn (one fact in a long
-    turn is diluted in the turn's embedding); none for a turn of one sentence, or of fewer than
-    SENTENCE_TURN_WORDS indexed `words`. Sentences of fewer than SENTENCE_WORDS words are left
-    out: on LoCoMo, 17 % fewer vectors, and the semantic channel alone ranked exactly as well."""
-    if words < SENTENCE_TURN_WORDS:
-        return []
+    turn is diluted in the turn's embedding); none for a turn of one sentence. Sentences of
+    fewer than SENTENCE_WORDS words are left out: on LoCoMo, 17 % fewer vectors, and the
+    semantic channel alone ranked exactly as well."""
     pieces = [f"{turn.speaker}: {s}" for s in x.sentences if len(WORD.findall(s)) >= SENTENCE_WORDS]
     if turn.caption:
         pieces.append(f"{turn.speaker}: [image: {turn.caption}]")
