@@ -1,6 +1,6 @@
 // recall_answer: memories mentioning what the question asks for, said by the people it names
-// when it names any, closest to the question first. What it asks for: entities of $kinds (a
-// place, a title). Such memories are few and hold much of the evidence of list questions
+// when it names any, closest to $vector (the question's topic) first. What it asks for:
+// entities of $kinds (a place, a title). Such memories are few and hold much of the evidence of list questions
 // ("Which cities has John been to?"), whose words the evidence ("Chicago") does not share.
 // The walk is bounded as the memory grows: the rarest of those entities first, while their
 // mentions add up to at most $fanout (at 10^5 memories the places alone had thousands, and

@@ -314,11 +314,13 @@ def _temporal(mem, user: str, a: Analysis) -> list[str]:
 
 def _answer(mem, user: str, a: Analysis) -> list[str]:
     """Memories mentioning an entity of the kind the question asks for (a place, a title), by
-    the people it names, closest to the question first."""
+    the people it names, closest to the question's topic first (they are all the named people's:
+    their names would weigh alike; LoCoMo dev, held out, one store: R@10 / multi-hop All@10 0.814
+    / 0.373 against 0.814 / 0.366 by the question)."""
     if not a.answer_kinds:
         return []
     rows = mem.run("recall_answer", read_only=True, user_id=user, kinds=a.answer_kinds, speakers=a.persons(),
-                   vector=a.vector, fanout=FANOUT, limit=_depth(a))
+                   vector=a.topic_vector, fanout=FANOUT, limit=_depth(a))
     return [r["uid"] for r in rows]
 
 
