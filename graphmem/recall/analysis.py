@@ -92,33 +92,33 @@ def analyse(mem, cx, query: str, asker: str | None = None) -> Analysis:
     words = query_terms(doc)
     by_norm = {normalise(m.name): m for m in found}
     rows = mem.run("recall_entities_by_name", read_only=True, user_id=cx.user, norms=list(by_norm)) if by_norm else []
+    total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"]
     matched: dict[int, Matched] = {}
     named: dict[str, int] = {}  # a mention's normalised name -> the vid it matched by name or alias
     for row in rows:
         how = "name" if row["norm"] in by_norm else "alias"
-        matched[row["vid"]] = Matched(row["vid"], row["name"], row["kind"], 1.0, how, row["frequency"] or 1)
+        frequency = row["frequency"] or 1
+        matched[row["vid"]] = Matched(row["vid"], row["name"], row["kind"], 1.0, how, frequency,
+                                      _common(frequency, total))
         for norm in [row["norm"], *(normalise(a) for a in row["aliases"] or [])]:
             named.setdefault(norm, row["vid"])
-    total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"]
-    for e in matched.values():
-        e.common = _common(e, total)
     speakers = _speakers_named(mem, cx.user, by_norm, named, matched)
     topic = topic_of(doc, [m for m in found if normalise(m.name) in speakers])
     unmatched = [m for norm, m in by_norm.items() if norm not in named]
-    texts = [doc.text] + ([topic] if topic != doc.text else []) + [m.name for m in unmatched]
-    vectors = mem.embedder().embed(texts)
-    topic_vector = vectors[1] if topic != doc.text else vectors[0]
-    if topic != doc.text:
+    own = [doc.text] if topic == doc.text else [doc.text, topic]  # the question (and its topic when it differs)
+    if len(own) > 1:
         notes.append(f"topic {topic!r}: the question without the speakers' names, which most memories carry")
-    for mention, vector in zip(unmatched, vectors[len(texts) - len(unmatched):]):
+    vectors = mem.embedder().embed(own + [m.name for m in unmatched])
+    topic_vector = vectors[len(own) - 1]
+    for mention, vector in zip(unmatched, vectors[len(own):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
         hits = mem.run("recall_entity_match", read_only=True, user_id=cx.user, vector=vector.tolist(), scan=200,
                        limit=1)
         if hits and hits[0]["score"] >= floor and hits[0]["vid"] not in matched:
             hit = hits[0]
+            frequency = hit["frequency"] or 1
             matched[hit["vid"]] = Matched(hit["vid"], hit["name"], hit["kind"], round(hit["score"], 3), "vector",
-                                          hit["frequency"] or 1)
-            matched[hit["vid"]].common = _common(matched[hit["vid"]], total)
+                                          frequency, _common(frequency, total))
             notes.append(f"{mention.name!r} matched entity {hit['name']!r} by name embedding ({hit['score']:.2f})")
     entities = sorted(matched.values(), key=lambda e: e.vid)
     time_range, time_text = _time_range(doc)
@@ -127,8 +127,8 @@ def analyse(mem, cx, query: str, asker: str | None = None) -> Analysis:
                     _answer_kinds(doc.text, notes), topic, topic_vector.tolist())
 
 
-def _common(e: Matched, total: int) -> bool:
-    return total > 0 and e.frequency > COMMON_SHARE * total
+def _common(frequency: int, total: int) -> bool:
+    return total > 0 and frequency > COMMON_SHARE * total
 
 
 def _speakers_named(mem, user: str, by_norm: dict[str, Mention], named: dict[str, int],
