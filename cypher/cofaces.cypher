@@ -18,6 +18,7 @@
 // No vertex names: graphmem resolves them from its entity cache (walking each path for its
 // names cost more than the search).
 // params: user_id, vids
+// mode: read
 MATCH (:Entity {user_id: $user_id, vid: last($vids)})<-[:LABEL]-(c)
 WHERE c.depth >= size($vids)
 WITH c WHERE all(v IN $vids WHERE v IN c.path)

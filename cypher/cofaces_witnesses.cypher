@@ -1,5 +1,6 @@
 // cofaces_witnesses: cofaces.cypher, with each simplex's witnessing memories as a second list.
 // params: user_id, vids
+// mode: read
 MATCH (:Entity {user_id: $user_id, vid: last($vids)})<-[:LABEL]-(c)
 WHERE c.depth >= size($vids)
 WITH c WHERE all(v IN $vids WHERE v IN c.path)

@@ -1,5 +1,6 @@
 // counts: how much the user's memory holds, by label and relationship.
 // params: user_id
+// mode: read
 OPTIONAL MATCH (e:Entity {user_id: $user_id})
 WITH count(e) AS entities
 OPTIONAL MATCH (m:Memory {user_id: $user_id})

@@ -1,6 +1,7 @@
 // ensure_entities: create the user and any entity not seen before (fresh vids from the
 // user's counter), then return the vid of every requested entity. One statement.
 // params: user_id, entities, now
+// mode: write
 MERGE (u:User {id: $user_id})
   ON CREATE SET u.next_vid = 1, u.created_at = $now
 // Setting a property first takes the write lock on u (Neo4j), so concurrent writers

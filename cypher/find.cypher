@@ -1,5 +1,6 @@
 // find: the stored simplex with exactly these vertices (key = ascending vids joined by ',').
 // params: user_id, key
+// mode: read
 MATCH (s:SimplexNode {user_id: $user_id, key: $key})
 WHERE s.count > 0
 RETURN s.path AS path, s.count AS count, s.kind AS kind, s.meta AS meta,

@@ -2,6 +2,7 @@
 // labelled with the face's last vertex has every face vertex on its path) but never
 // observed themselves.
 // params: user_id, faces
+// mode: read
 UNWIND $faces AS f
 OPTIONAL MATCH (s:SimplexNode {user_id: $user_id, key: f.key})
 WITH f, s

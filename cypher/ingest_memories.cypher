@@ -4,6 +4,7 @@
 // $memories rows: {uid, text, restated, speaker, session, session_date, source_id, position,
 //                  observed_at, refers_to, time_text, caption, length, mentions: [vid]}
 // params: user_id, memories
+// mode: write
 UNWIND $memories AS row
 MERGE (s:Session {user_id: $user_id, id: row.session})
   ON CREATE SET s.started_at = row.observed_at, s.date = row.session_date

@@ -2,6 +2,7 @@
 // that stated it; merged, so a retry changes nothing.
 // $relations rows: {subject: vid, object: vid, label, memory: uid}
 // params: user_id, relations
+// mode: write
 UNWIND $relations AS r
 MATCH (a:Entity {user_id: $user_id, vid: r.subject})
 MATCH (b:Entity {user_id: $user_id, vid: r.object})

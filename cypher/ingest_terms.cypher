@@ -4,6 +4,7 @@
 // instead missed the ones created in the same statement on FalkorDB 4.16.
 // $postings rows: {uid, terms: [[word, tf]]} (a word once per memory)
 // params: user_id, postings
+// mode: write
 UNWIND $postings AS p
 MATCH (m:Memory {user_id: $user_id, uid: p.uid})
 UNWIND p.terms AS posting

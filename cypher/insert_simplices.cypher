@@ -16,6 +16,7 @@
 // deleting a link of a relation matrix with pending changes synced it first: a ring splice
 // was 4.4 of a single insert's 5.7 ms at 10^5 simplices, bench/README.md).
 // params: user_id, vids, nodes, words, sep
+// mode: write
 UNWIND $vids AS v
 OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: v})
 WITH v, e ORDER BY v

@@ -3,6 +3,7 @@
 // graph: a (:Graphmem {layout: 'lists'}) marker says it is done, so later runs read one node.
 // Run by Memory.setup. One statement: a crash leaves either the rings or the lists and marker.
 // params:
+// mode: write
 OPTIONAL MATCH (done:Graphmem {layout: 'lists'})
 WITH done WHERE done IS NULL
 OPTIONAL MATCH (h:SimplexNode)

@@ -7,6 +7,7 @@
 // this statement took 27 ms at p95 without the bound).
 // Neo4j scores cosine as (1 + cos) / 2: mapped back to cos, as FalkorDB gives it.
 // params: user_id, kinds, speakers, vector, fanout, limit
+// mode: read
 MATCH (e:Entity {user_id: $user_id})
 WHERE e.kind IN $kinds
 WITH e, coalesce(e.frequency, 1) AS mentions

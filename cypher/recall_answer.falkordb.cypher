@@ -8,6 +8,7 @@
 // The query vectors are made vecf32 once, first: vecf32($param) in a row's expression is made
 // again for every row (recall_semantic on LoCoMo: 8.0 ms a question that way, 4.6 hoisted).
 // params: user_id, kinds, speakers, vector, fanout, limit
+// mode: read
 WITH vecf32($vector) AS question
 MATCH (e:Entity {user_id: $user_id})
 WHERE e.kind IN $kinds

@@ -3,6 +3,7 @@
 // turns just before and after it, each marked whether it comes before). The session and
 // position are read first, so the (user, session) index finds the neighbours.
 // params: user_id, uids
+// mode: read
 UNWIND $uids AS uid
 MATCH (m:Memory {user_id: $user_id, uid: uid})
 WITH m.uid AS uid, m.speaker AS speaker, m.text AS text, m.length AS words,

@@ -7,6 +7,7 @@
 // memories a seed had up to 286 neighbours and 91k of their memories to walk.
 // $seeds rows: {vid, weight}
 // params: user_id, seeds, decay, fanout, limit
+// mode: read
 UNWIND $seeds AS seed
 MATCH (e:Entity {user_id: $user_id, vid: seed.vid})
 OPTIONAL MATCH (e)-[r:RELATES]-(n:Entity)

@@ -3,6 +3,7 @@
 // entity too frequent to walk all its memories.
 // $boosts rows: {vid, weight}
 // params: user_id, uids, boosts
+// mode: read
 UNWIND $uids AS uid
 MATCH (m:Memory {user_id: $user_id, uid: uid})
 UNWIND $boosts AS boost

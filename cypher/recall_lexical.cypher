@@ -4,6 +4,7 @@
 // A word in more than $max_df memories is not walked (it weighs little and costs its whole
 // posting list): recall_lexical_boost.cypher adds its share to the other channels' candidates.
 // params: user_id, terms, max_df, limit
+// mode: read
 MATCH (u:User {id: $user_id})
 UNWIND $terms AS word
 MATCH (t:Term {user_id: $user_id, word: word})

@@ -2,6 +2,7 @@
 // too frequent to walk (in more than $max_df memories): recall_lexical.cypher's formula, over
 // each candidate's own postings. What recall_entity_boost is to the entity channel.
 // params: user_id, terms, max_df, uids
+// mode: read
 MATCH (u:User {id: $user_id})
 UNWIND $terms AS word
 MATCH (t:Term {user_id: $user_id, word: word})

@@ -1,5 +1,6 @@
 // recall_memories: the fields of the given memories, with their session neighbours' uids.
 // params: user_id, uids
+// mode: read
 UNWIND $uids AS uid
 MATCH (m:Memory {user_id: $user_id, uid: uid})
 RETURN m.uid AS uid, m.text AS text, m.restated AS restated, m.speaker AS speaker, m.source_id AS source_id,

@@ -4,6 +4,7 @@
 // it is read $scan deep and filtered to the user. Neo4j scores cosine as (1 + cos) / 2: mapped
 // back to cos.
 // params: user_id, vector, topic, scan, limit
+// mode: read
 CALL db.index.vector.queryNodes('memory_embedding', $scan, $topic) YIELD node, score
 WITH node AS m, 2 * score - 1 AS topic_turn
 WHERE m.user_id = $user_id

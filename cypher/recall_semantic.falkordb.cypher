@@ -5,6 +5,7 @@
 // The query vectors are made vecf32 once, first: vecf32($param) in a row's expression is made
 // again for every row (recall_semantic on LoCoMo: 8.0 ms a question that way, 4.6 hoisted).
 // params: user_id, vector, topic, scan, limit
+// mode: read
 WITH vecf32($vector) AS question, vecf32($topic) AS topic
 CALL db.idx.vector.queryNodes('Memory', 'embedding', $scan, topic) YIELD node, score
 WITH question, topic, node AS m, 1.0 - score AS topic_turn

@@ -2,6 +2,7 @@
 // the shared vector index, read $scan deep, does not reach (a small user among large ones);
 // the same columns as recall_semantic. Neo4j's cosine is (1 + cos) / 2: mapped back to cos.
 // params: user_id, vector, topic, limit
+// mode: read
 MATCH (m:Memory {user_id: $user_id})
 WHERE m.embedding IS NOT NULL
 WITH m, 2 * vector.similarity.cosine(m.embedding, $topic) - 1 AS topic_turn

@@ -2,6 +2,7 @@
 // and its best sentence, with the question and with its topic), for the candidates the semantic
 // channel did not rank. Neo4j's cosine is (1 + cos) / 2: mapped back to cos.
 // params: user_id, uids, vector, topic
+// mode: read
 UNWIND $uids AS uid
 MATCH (m:Memory {user_id: $user_id, uid: uid})
 WHERE m.embedding IS NOT NULL

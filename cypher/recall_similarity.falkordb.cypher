@@ -4,6 +4,7 @@
 // The query vectors are made vecf32 once, first: vecf32($param) in a row's expression is made
 // again for every row (recall_semantic on LoCoMo: 8.0 ms a question that way, 4.6 hoisted).
 // params: user_id, uids, vector, topic
+// mode: read
 WITH vecf32($vector) AS question, vecf32($topic) AS topic
 UNWIND $uids AS uid
 MATCH (m:Memory {user_id: $user_id, uid: uid})

@@ -3,6 +3,7 @@
 // with the memories that witnessed each. The trie nodes labelled with a query vertex, and
 // every stored node below them, are exactly the simplices containing that vertex.
 // params: user_id, vids, min_overlap, limit
+// mode: read
 MATCH (c:SimplexNode {user_id: $user_id})
 WHERE c.vertex IN $vids
 MATCH (s:SimplexNode)-[:PARENT*0..]->(c)

@@ -1,6 +1,7 @@
 // recall_temporal: memories whose session date or referred-to time falls in [$start, $end]
 // (epoch seconds), those mentioning the matched entities first.
 // params: user_id, start, end, vids, limit
+// mode: read
 MATCH (m:Memory {user_id: $user_id})
 WHERE (m.refers_to >= $start AND m.refers_to <= $end) OR (m.observed_at >= $start AND m.observed_at <= $end)
 OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity)

@@ -2,6 +2,7 @@
 // delete the trie nodes left with no stored simplex below them, and rebuild the
 // NEXT_SAME_LABEL lists they were on. One statement.
 // params: user_id, vids, cofaces
+// mode: write
 MATCH (:Entity {user_id: $user_id, vid: last($vids)})<-[:LABEL]-(c)
 WHERE c.depth >= size($vids) AND ($cofaces OR c.depth = size($vids))
 WITH c WHERE all(v IN $vids WHERE v IN c.path)

@@ -1,5 +1,6 @@
 // schema: uniqueness rules and indexes, idempotent (every statement says IF NOT EXISTS).
 // params: dimensions
+// mode: write
 CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.id IS UNIQUE;
 CREATE CONSTRAINT entity_vid IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.vid) IS UNIQUE;
 CREATE CONSTRAINT entity_norm IF NOT EXISTS FOR (e:Entity) REQUIRE (e.user_id, e.norm) IS UNIQUE;

@@ -1,6 +1,7 @@
 // schema (FalkorDB): one property per index statement; uniqueness is set through
 // GRAPH.CONSTRAINT by the driver (graphmem/drivers/falkor.py UNIQUE_KEYS).
 // params: dimensions
+// mode: write
 CREATE INDEX FOR (u:User) ON (u.id);
 CREATE INDEX FOR (e:Entity) ON (e.user_id);
 CREATE INDEX FOR (e:Entity) ON (e.vid);

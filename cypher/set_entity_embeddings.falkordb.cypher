@@ -1,5 +1,6 @@
 // set_entity_embeddings (FalkorDB): vectors are vecf32 values for the vector index.
 // params: user_id, rows
+// mode: write
 UNWIND $rows AS row
 MATCH (e:Entity {user_id: $user_id, vid: row.vid})
 SET e.embedding = vecf32(row.embedding)

@@ -2,6 +2,7 @@
 // (:Sentence {n, text, embedding}) node per sentence, merged under its memory (idempotent). A
 // sentence's vector is not indexed: recall scores the memories it finds by it.
 // params: user_id, rows
+// mode: write
 UNWIND $rows AS row
 MATCH (m:Memory {user_id: $user_id, uid: row.uid})
 SET m.embedding = row.embedding

@@ -5,6 +5,7 @@
 // Vectors are vecf32 values (the memory's for its vector index; a sentence's only to score the
 // memories recall finds, not indexed).
 // params: user_id, rows
+// mode: write
 UNWIND $rows AS row
 MATCH (m:Memory {user_id: $user_id, uid: row.uid})
 SET m.embedding = vecf32(row.embedding)

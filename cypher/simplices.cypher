@@ -1,5 +1,6 @@
 // simplices: every stored simplex of the user, largest first.
 // params: user_id, limit
+// mode: read
 MATCH (s:SimplexNode {user_id: $user_id})
 WHERE s.count > 0
 RETURN s.path AS path, s.count AS count, s.kind AS kind, s.meta AS meta,

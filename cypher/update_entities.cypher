@@ -2,6 +2,7 @@
 // recomputed from the memories that mention them (so a retry never double-counts).
 // $entities rows: {vid, aliases: [name]}
 // params: user_id, entities
+// mode: write
 UNWIND $entities AS row
 MATCH (e:Entity {user_id: $user_id, vid: row.vid})
 SET e.aliases = row.aliases, e.alias_text = reduce(acc = '', a IN row.aliases | acc + ' ' + a)

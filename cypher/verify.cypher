@@ -2,6 +2,7 @@
 // (Counts come from OPTIONAL MATCH, not pattern comprehensions: FalkorDB 4.16 evaluates
 // some comprehension directions and inner WHEREs wrongly.)
 // params: user_id
+// mode: read
 MATCH (n:SimplexNode {user_id: $user_id})
 OPTIONAL MATCH (n)-[:PARENT]->(p)
 WITH n, count(p) AS parents

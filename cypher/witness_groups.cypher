@@ -1,6 +1,7 @@
 // witness_groups: the entity sets of memories that share a session or a time window
 // ($by = 'session' | 'window'; $window in seconds), with the memories that witness each.
 // params: user_id, by, window
+// mode: read
 MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(e:Entity)
 WITH m, e, CASE $by WHEN 'session' THEN m.session
                     ELSE toString(toInteger(floor(m.observed_at / $window))) END AS grp

@@ -1,5 +1,6 @@
 // witness_places: for each place entity, the entities mentioned with it and the memories.
 // params: user_id, place_kinds
+// mode: read
 MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(place:Entity)
 WHERE place.kind IN $place_kinds
 MATCH (m)-[:MENTIONS]->(e:Entity)

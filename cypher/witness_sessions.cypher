@@ -2,6 +2,7 @@
 // memories found through the (user_id, session) index: ingest rebuilds the sessions of what
 // it read, not every session of the user (which made each ingest call O(all memories)).
 // params: user_id, sessions
+// mode: read
 UNWIND $sessions AS grp
 MATCH (m:Memory {user_id: $user_id, session: grp})-[:MENTIONS]->(e:Entity)
 WITH grp, e, collect(DISTINCT m.uid) AS memories, min(m.observed_at) AS at

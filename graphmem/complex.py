@@ -17,7 +17,7 @@ from .simplex import (Face, Simplex, Vertex, check_vertices, normalise, subsets,
                       trie_nodes, word_key)
 
 if TYPE_CHECKING:
-    from .memory import Memory
+    from .store import Store
 
 BATCH = 2000  # words per insert statement (one round trip each); each statement is atomic
 SEP = "\x1f"  # field separator of a simplex's `packed` string: JSON escapes it, keys and counts never hold it
@@ -50,10 +50,10 @@ def _merge_observation(words: dict[str, dict], vids: tuple[int, ...], obs: Obser
 class Complex:
     """Handle on `user`'s complex: `mem.complex(user="alice")`."""
 
-    def __init__(self, memory: "Memory", user: str):
+    def __init__(self, store: "Store", user: str):
         if not isinstance(user, str) or not user.strip():
             raise InputError("a user id must be a non-empty string")
-        self.memory, self.user = memory, user
+        self.store, self.user = store, user
         self._vid_of: dict[str, int] = {}
         self._name_of: dict[int, str] = {}
         self._known = False
@@ -61,8 +61,8 @@ class Complex:
     def __repr__(self) -> str:
         return f"Complex(user={self.user!r})"
 
-    def _run(self, name: str, read_only: bool = False, **params) -> list[dict]:
-        return self.memory.run(name, user_id=self.user, read_only=read_only, **params)
+    def _run(self, name: str, **params: Any) -> list[dict]:
+        return self.store.run(name, user_id=self.user, **params)
 
     # -- vertices --------------------------------------------------------------------
 
@@ -81,7 +81,7 @@ class Complex:
 
     def vids(self, vertices: Sequence[Vertex], *, create: bool = False) -> tuple[int, ...] | None:
         """Ascending vids of validated vertices; None when a name is unknown and not created."""
-        items = check_vertices(vertices, self.memory.settings.max_simplex_size)
+        items = check_vertices(vertices, self.store.settings.max_simplex_size)
         names = [v for v in items if isinstance(v, str)]
         if names:
             if create:
@@ -99,7 +99,7 @@ class Complex:
         norms = [normalise(n) for n in names if normalise(n) not in self._vid_of]
         if norms:
             self._require_user()
-            for row in self._run("entity_vids", read_only=True, norms=norms):
+            for row in self._run("entity_vids", norms=norms):
                 self._remember(row)
 
     def _remember(self, row: dict) -> None:
@@ -109,13 +109,13 @@ class Complex:
     def _names(self, vids: Iterable[int]) -> tuple[str, ...]:
         missing = [v for v in vids if v not in self._name_of]
         if missing:
-            for row in self._run("entity_names", read_only=True, vids=missing):
+            for row in self._run("entity_names", vids=missing):
                 self._remember(row)
         return tuple(self._name_of.get(v, str(v)) for v in vids)
 
     def _require_user(self) -> None:
         if not self._known:
-            if not self._run("user_exists", read_only=True)[0]["known"]:
+            if not self._run("user_exists")[0]["known"]:
                 raise UnknownUser(self.user)
             self._known = True
 
@@ -137,7 +137,7 @@ class Complex:
         """Record many simplices, BATCH words per statement; repeats within the call merge.
         Every vertex is checked before anything is written."""
         observations = [o if isinstance(o, Observation) else Observation(o) for o in observations]
-        checked = [check_vertices(o.vertices, self.memory.settings.max_simplex_size) for o in observations]
+        checked = [check_vertices(o.vertices, self.store.settings.max_simplex_size) for o in observations]
         names = list(dict.fromkeys(v for items in checked for v in items if isinstance(v, str)))
         if names:
             self.ensure_entities(names)
@@ -159,7 +159,7 @@ class Complex:
         return [stored[key] for key in keys]
 
     def _check_vids_exist(self, vids: set[int]) -> None:
-        known = {row["vid"] for row in self._run("entity_names", read_only=True, vids=sorted(vids))}
+        known = {row["vid"] for row in self._run("entity_names", vids=sorted(vids))}
         if vids - known:
             raise UnknownEntity(self.user, sorted(vids - known))
 
@@ -196,7 +196,7 @@ class Complex:
         vids = self.vids(vertices)
         if vids is None:
             return None
-        rows = self._run("find", read_only=True, key=word_key(vids))
+        rows = self._run("find", key=word_key(vids))
         if not rows:
             self._require_user()
             return None
@@ -213,7 +213,7 @@ class Complex:
         if vids is None:
             return []
         statement = "cofaces_witnesses" if witnesses else "cofaces"
-        found = self._run(statement, read_only=True, vids=list(vids))[0]
+        found = self._run(statement, vids=list(vids))[0]
         if not found["rows"]:
             self._require_user()
             return []
@@ -247,7 +247,7 @@ class Complex:
     def simplices(self, limit: int | None = None) -> list[Simplex]:
         """Every stored simplex, largest first, then most observed."""
         self._require_user()
-        return [Simplex.from_row(row) for row in self._run("simplices", read_only=True, limit=limit or 1 << 31)]
+        return [Simplex.from_row(row) for row in self._run("simplices", limit=limit or 1 << 31)]
 
     def __iter__(self):
         return iter(self.simplices())
@@ -259,8 +259,8 @@ class Complex:
         """All 2^j - 1 faces (up to max_dim), each marked stored or implied-only."""
         vids = self._require_vids(vertices)
         faces = subsets(vids, max_size=None if max_dim is None else max_dim + 1,
-                        limit=self.memory.settings.max_faces)
-        rows = self._run("face_membership", read_only=True, keys=[word_key(f) for f in faces])
+                        limit=self.store.settings.max_faces)
+        rows = self._run("face_membership", keys=[word_key(f) for f in faces])
         counts = {row["key"]: row["count"] for row in rows}
         names = dict(zip(vids, self._names(vids)))
         return [Face(f, tuple(names[v] for v in f), counts[word_key(f)] > 0, counts[word_key(f)]) for f in faces]
@@ -268,10 +268,10 @@ class Complex:
     def gaps(self, vertices: Sequence[Vertex], min_dim: int = 1) -> list[Face]:
         """Faces over these vertices implied by stored simplices but never observed themselves."""
         vids = self._require_vids(vertices)
-        faces = subsets(vids, min_size=min_dim + 1, limit=self.memory.settings.max_faces)
+        faces = subsets(vids, min_size=min_dim + 1, limit=self.store.settings.max_faces)
         if not faces:
             return []
-        rows = self._run("gaps", read_only=True, faces=[{"key": word_key(f), "vids": list(f)} for f in faces])
+        rows = self._run("gaps", faces=[{"key": word_key(f), "vids": list(f)} for f in faces])
         implied = {row["key"] for row in rows}
         names = dict(zip(vids, self._names(vids)))
         return [Face(f, tuple(names[v] for v in f), False) for f in faces if word_key(f) in implied]
@@ -296,17 +296,17 @@ class Complex:
     def witness_groups(self, by: str = "session", window: timedelta | float | None = None,
                        sessions: Iterable[str] | None = None) -> list[Simplex]:
         if by == "place":
-            rows = self._run("witness_places", read_only=True, place_kinds=PLACE_KINDS)
+            rows = self._run("witness_places", place_kinds=PLACE_KINDS)
         elif by == "session" and sessions is not None:
-            rows = self._run("witness_sessions", read_only=True, sessions=sorted(set(sessions)))
+            rows = self._run("witness_sessions", sessions=sorted(set(sessions)))
         elif by in ("session", "window"):
             seconds = window.total_seconds() if isinstance(window, timedelta) else float(window or 86400)
             if seconds <= 0:
                 raise InputError("a witness window must be positive")
-            rows = self._run("witness_groups", read_only=True, by=by, window=seconds)
+            rows = self._run("witness_groups", by=by, window=seconds)
         else:
             raise InputError(f"unknown witness {by!r}: use 'session', 'window' or 'place'")
-        limit = self.memory.settings.max_simplex_size
+        limit = self.store.settings.max_simplex_size
         observations = []
         for row in rows:
             ranked = sorted(row["vertices"], key=lambda pair: (-pair[1], pair[0]))
@@ -319,8 +319,8 @@ class Complex:
     def stats(self) -> dict:
         """Counts of what the user's memory holds, stored simplices by dimension included."""
         self._require_user()
-        by_dim = self._run("stats", read_only=True)
-        counts = self._run("counts", read_only=True)[0]
+        by_dim = self._run("stats")
+        counts = self._run("counts")[0]
         return {
             "user": self.user,
             **counts,
@@ -331,10 +331,7 @@ class Complex:
 
     def verify(self) -> list[dict]:
         """Every violated trie invariant as {problem, key}; empty when the tree is sound."""
-        problems = []
-        for statement in self.memory.query("verify").statements():
-            problems += self.memory.driver.run(statement, {"user_id": self.user}, read_only=True)
-        return problems
+        return self.store.run_each("verify", user_id=self.user)
 
 
 class _Stamps(dict):

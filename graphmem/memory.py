@@ -1,14 +1,19 @@
-"""`Memory`: the library's entry point. One connection, one handle per user."""
+"""`Memory`: the library's entry point. It composes the layers below it (a `Store`, the
+`Models`, `Complex`, ingest, recall) and is imported by none of them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
-from . import queries
 from .complex import Complex
 from .drivers import Driver, connect
+from .ingest import IngestSummary, Progress, Source, ingest
+from .models import Models
+from .recall import CHANNELS, Recollection, recall
 from .settings import Settings
+from .store import Store
 
 
 class Memory:
@@ -24,8 +29,6 @@ class Memory:
                  **overrides: Any):
         base = settings or Settings.from_env()
         if uri is not None or home is not None or overrides:
-            from dataclasses import replace
-
             changes = dict(overrides)
             if uri is not None:
                 changes["uri"] = uri
@@ -34,76 +37,57 @@ class Memory:
             base = replace(base, **changes)
             base.validate()
         self.settings = base
-        self.driver: Driver = connect(self.settings, auth)
+        self.store = Store(connect(self.settings, auth), self.settings)
+        self.models = Models(self.settings)
         if setup:
             self.setup()
 
+    @property
+    def driver(self) -> Driver:
+        return self.store.driver
+
     def setup(self) -> None:
         """Install the schema and bring stored data up to this version's layout (idempotent)."""
-        schema = self.query("schema")
-        self.driver.install_schema(schema.statements(), {"dimensions": self.settings.embedding_dimensions})
-        self.run("migrate_lists")
+        self.store.install_schema()
 
-    def query(self, name: str) -> queries.Query:
-        return queries.load(name, self.driver.dialect)
-
-    def run(self, name: str, read_only: bool = False, **params: Any) -> list[dict]:
+    def run(self, name: str, **params: Any) -> list[dict]:
         """Run the operation `name` from cypher/ with its declared parameters."""
-        query = self.query(name)
-        missing = set(query.params) - set(params)
-        if missing:
-            raise TypeError(f"{query.path.name} needs parameters {sorted(missing)}")
-        return self.driver.run(query.text, {k: params[k] for k in query.params}, read_only=read_only)
+        return self.store.run(name, **params)
 
     def cypher(self, name: str, **params: Any) -> str:
         """The statement and its parameters as Neo4j Browser takes them (`:param` lines)."""
-        import json
-
-        query = queries.load(name, "neo4j")
-        lines = [f":param {k} => {json.dumps(params.get(k))};" for k in query.params]
-        return "\n".join(lines + ["", query.text])
+        return self.store.cypher(name, **params)
 
     def complex(self, user: str) -> Complex:
-        return Complex(self, user)
+        """Handle on `user`'s simplicial complex."""
+        return Complex(self.store, user)
 
-    def ingest(self, source, user: str, **options: Any):
-        """Ingest chat transcripts (paths, or parsed turns) into `user`'s memory; see graphmem.ingest."""
-        from .ingest import ingest
+    def ingest(self, source: Source, *, user: str, format: str | None = None, dry_run: bool = False,
+               progress: Progress | None = None) -> IngestSummary:
+        """Ingest chat transcripts (paths, or parsed `Turn`s) into `user`'s memory. Every file is
+        validated before anything is written; running it again changes nothing."""
+        return ingest(self.store, self.models, source, user=user, format=format, dry_run=dry_run,
+                      progress=progress)
 
-        return ingest(self, source, user=user, **options)
+    def recall(self, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
+               asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True,
+               rank: bool = True, keep_candidates: bool = False) -> Recollection:
+        """The memories worth putting in context for `query`, ranked, with their structure.
 
-    def recall(self, query: str, user: str, k: int = 10, **options: Any):
-        """The memories worth putting in context for `query`, with their structure; see graphmem.recall."""
-        from .recall import recall
-
-        return recall(self, query, user=user, k=k, **options)
-
-    def embedder(self):
-        """The configured sentence-transformers model (loaded once per process)."""
-        from .models import embedder
-        from .errors import ConfigError
-
-        model = embedder(self.settings.embedding_model, self.settings.embedding_precision)
-        if model.dimensions != self.settings.embedding_dimensions:
-            raise ConfigError(
-                f"embedding model {self.settings.embedding_model!r} gives {model.dimensions}-d vectors but the "
-                f"indexes are sized {self.settings.embedding_dimensions}; set GRAPHMEM_EMBEDDING_DIMENSIONS")
-        return model
-
-    def nlp(self):
-        """The configured spaCy pipeline (loaded once per process)."""
-        from .models import nlp
-
-        return nlp(tuple(self.settings.spacy_models))
+        `asker`: who asks, whose "I" and "my" the question means; `token_budget`: trim the
+        memories to fit; `channels`, `neighbours`, `rank`: leave parts of recall out (ablations);
+        `keep_candidates`: keep the ranker's input (to fit a ranker)."""
+        return recall(self.store, self.models, query, user=user, k=k, token_budget=token_budget, asker=asker,
+                      channels=channels, neighbours=neighbours, rank=rank, keep_candidates=keep_candidates)
 
     def close(self) -> None:
-        self.driver.close()
+        self.store.close()
 
     def __enter__(self) -> "Memory":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:
-        return f"Memory({self.driver.describe()})"
+        return f"Memory({self.store.describe()})"

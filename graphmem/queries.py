@@ -1,7 +1,8 @@
 """Cypher lives in cypher/, one file per operation, Neo4j dialect first. A FalkorDB variant
 `NAME.falkordb.cypher` sits beside a file only where the dialects really differ.
 
-Each file opens with comment lines: a one-line description and `// params: a, b`."""
+Each file opens with comment lines: a one-line description, `// params: a, b`, and
+`// mode: read` or `// mode: write` (a read runs on a read replica or as GRAPH.RO_QUERY)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ class Query:
     text: str  # comments stripped
     params: tuple[str, ...]
     path: Path
+    read_only: bool  # declared by the file's `// mode:` line
 
     def statements(self) -> list[str]:
         """Schema files hold several statements separated by ';'."""
@@ -43,8 +45,11 @@ def load(name: str, dialect: str = "neo4j") -> Query:
     raw = path.read_text()
     match = re.search(r"^//\s*params:(.*)$", raw, re.MULTILINE)
     params = tuple(p.strip() for p in match[1].split(",") if p.strip()) if match else ()
+    mode = re.search(r"^//\s*mode:\s*(\w+)\s*$", raw, re.MULTILINE)
+    if mode is None or mode[1] not in ("read", "write"):
+        raise ValueError(f"{path.name}: its header needs a `// mode: read` or `// mode: write` line")
     text = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("//")).strip()
-    return Query(name, text, params, path)
+    return Query(name, text, params, path, mode[1] == "read")
 
 
 def names() -> list[str]:

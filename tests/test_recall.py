@@ -215,10 +215,10 @@ def test_the_lexical_boost_scores_a_memory_as_the_walk_does(memory_user):
     cannot share an expression): with every word boosted, a memory scores what the walk gave it."""
     mem, user = memory_user
     terms = analyse(mem, mem.complex(user), "Did Rex chew shoes in Lisbon, and who plays the violin or pottery?").words
-    walked = {r["uid"]: r["score"] for r in mem.run("recall_lexical", read_only=True, user_id=user, terms=terms,
+    walked = {r["uid"]: r["score"] for r in mem.run("recall_lexical", user_id=user, terms=terms,
                                                      max_df=1 << 30, limit=50)}
     assert len(walked) >= 3
-    boosted = {r["uid"]: r["score"] for r in mem.run("recall_lexical_boost", read_only=True, user_id=user,
+    boosted = {r["uid"]: r["score"] for r in mem.run("recall_lexical_boost", user_id=user,
                                                       terms=terms, max_df=0, uids=list(walked))}
     assert boosted.keys() == walked.keys()
     assert all(abs(boosted[uid] - walked[uid]) < 1e-9 for uid in walked)
@@ -233,7 +233,7 @@ def test_the_entity_walk_takes_neighbours_only_while_their_mentions_fit(memory_u
     seed = rows[0]
 
     def walked(fanout: int) -> set[str]:
-        found = mem.run("recall_entity", read_only=True, user_id=user, seeds=[{"vid": seed["vid"], "weight": 1.0}],
+        found = mem.run("recall_entity", user_id=user, seeds=[{"vid": seed["vid"], "weight": 1.0}],
                         decay=0.3, fanout=fanout, limit=50)
         return {row["uid"] for row in found}
 

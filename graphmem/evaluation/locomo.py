@@ -705,7 +705,7 @@ def locomo_user(conversation_id: str) -> str:
 
 def candidate_sources(mem, user: str, uids: Sequence[str]) -> list[str]:
     """The source id (LoCoMo's dia_id) of each candidate memory, "" for one that has none."""
-    rows = mem.run("recall_memories", read_only=True, user_id=user, uids=list(uids))
+    rows = mem.run("recall_memories", user_id=user, uids=list(uids))
     source = {r["uid"]: r["source_id"] for r in rows}
     return [source.get(uid) or "" for uid in uids]
 

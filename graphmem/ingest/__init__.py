@@ -76,7 +76,7 @@ def ingest(mem: "Memory", source: str | Path | Sequence[str | Path] | Sequence[T
     cx = mem.complex(user)
     every = [memory_uid(name, t) for name, turns in transcripts for t in turns]
     known = _known_memories(mem, user, every) if not dry_run else set()
-    catalog = mem.run("entity_catalog", read_only=True, user_id=user)
+    catalog = mem.run("entity_catalog", user_id=user)
     embedder = mem.embedder()
     threads = embed_threads(embedder.precision)
 
@@ -184,7 +184,7 @@ def _parse(nlp, batch: list[Turn]):
 
 
 def _known_memories(mem: "Memory", user: str, uids: list[str]) -> set[str]:
-    return {row["uid"] for row in mem.run("memory_uids", read_only=True, user_id=user, uids=uids)}
+    return {row["uid"] for row in mem.run("memory_uids", user_id=user, uids=uids)}
 
 
 def session_key(transcript: str, turn: Turn) -> str:

@@ -172,7 +172,7 @@ def _candidates(mem, user: str, a: Analysis, rankings: dict[str, list[str]], fus
     by_fused = sorted(fused, key=lambda uid: -fused[uid])
     pool = list(dict.fromkeys(by_fused[:max(POOL_FUSED, k)]
                               + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
-    rows = mem.run("recall_candidates", read_only=True, user_id=user, uids=pool) if pool else []
+    rows = mem.run("recall_candidates", user_id=user, uids=pool) if pool else []
     # a neighbour is [uid, speaker, text, words, whether it comes before] (recall_candidates.cypher)
     said = {r["uid"]: Said.of(r["speaker"], r["text"], r["words"], opens=not any(n[4] for n in r["neighbours"]))
             for r in rows}
@@ -189,7 +189,7 @@ def _candidates(mem, user: str, a: Analysis, rankings: dict[str, list[str]], fus
     pool = list(dict.fromkeys(pool))
     unscored = [uid for uid in pool if uid not in cosines]  # the ranker weighs every candidate's cosines
     if unscored:
-        cosines = {**cosines, **_cosines(mem.run("recall_similarity", read_only=True, user_id=user, uids=unscored,
+        cosines = {**cosines, **_cosines(mem.run("recall_similarity", user_id=user, uids=unscored,
                                                  vector=a.vector, topic=a.topic_vector))}
     return candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
                               set(a.persons()))
@@ -224,9 +224,9 @@ def _semantic(mem, user: str, a: Analysis) -> dict[str, Cosines]:
     depth of the user's memories, an exact scan of the user's own."""
     depth = _depth(a)
     asked = {"user_id": user, "vector": a.vector, "topic": a.topic_vector, "limit": depth * 2}
-    rows = mem.run("recall_semantic", read_only=True, scan=depth * 8, **asked)
+    rows = mem.run("recall_semantic", scan=depth * 8, **asked)
     if len(rows) < min(depth * 2, a.memories):
-        rows = mem.run("recall_semantic_exact", read_only=True, **asked)
+        rows = mem.run("recall_semantic_exact", **asked)
     persons = set(a.persons())
     named = {r["uid"] for r in rows if r["speaker"] in persons}
     return dict(sorted(_cosines(rows).items(),
@@ -267,8 +267,8 @@ def _lexical(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> lis
     if not a.words:
         return []
     depth = _depth(a)
-    walked = mem.run("recall_lexical", read_only=True, user_id=user, terms=a.words, max_df=FANOUT, limit=depth)
-    boosted = mem.run("recall_lexical_boost", read_only=True, user_id=user, terms=a.words, max_df=FANOUT,
+    walked = mem.run("recall_lexical", user_id=user, terms=a.words, max_df=FANOUT, limit=depth)
+    boosted = mem.run("recall_lexical_boost", user_id=user, terms=a.words, max_df=FANOUT,
                       uids=list(candidates)) if candidates and a.memories > FANOUT else []  # else no word is too frequent
     return _ranked_with_boosts(walked, boosted, depth)
 
@@ -287,9 +287,9 @@ def _entity(mem, user: str, a: Analysis, candidates: Sequence[str] = ()) -> list
     seeds = [{"vid": e.vid, "weight": e.score} for e in a.entities if e.frequency <= FANOUT]
     boosts = [{"vid": e.vid, "weight": e.score / math.log(2 + e.frequency)} for e in a.entities
               if e.frequency > FANOUT]
-    walked = mem.run("recall_entity", read_only=True, user_id=user, seeds=seeds, decay=0.3, fanout=FANOUT,
+    walked = mem.run("recall_entity", user_id=user, seeds=seeds, decay=0.3, fanout=FANOUT,
                      limit=depth) if seeds else []
-    boosted = mem.run("recall_entity_boost", read_only=True, user_id=user, uids=list(candidates),
+    boosted = mem.run("recall_entity_boost", user_id=user, uids=list(candidates),
                       boosts=boosts) if boosts and candidates else []
     return _ranked_with_boosts(walked, boosted, depth)
 
@@ -307,7 +307,7 @@ def _temporal(mem, user: str, a: Analysis) -> list[str]:
     if a.time_range is None:
         return []
     start, end = a.time_range
-    rows = mem.run("recall_temporal", read_only=True, user_id=user, start=start, end=end,
+    rows = mem.run("recall_temporal", user_id=user, start=start, end=end,
                    vids=[e.vid for e in a.entities], limit=_depth(a))
     return [r["uid"] for r in rows]
 
@@ -319,7 +319,7 @@ def _answer(mem, user: str, a: Analysis) -> list[str]:
     / 0.373 against 0.814 / 0.366 by the question)."""
     if not a.answer_kinds:
         return []
-    rows = mem.run("recall_answer", read_only=True, user_id=user, kinds=a.answer_kinds, speakers=a.persons(),
+    rows = mem.run("recall_answer", user_id=user, kinds=a.answer_kinds, speakers=a.persons(),
                    vector=a.topic_vector, fanout=FANOUT, limit=_depth(a))
     return [r["uid"] for r in rows]
 
@@ -332,7 +332,7 @@ def _simplicial(mem, user: str, a: Analysis) -> tuple[list[str], list[dict]]:
     if not vids:
         return [], []
     depth = _depth(a)
-    rows = mem.run("recall_simplicial", read_only=True, user_id=user, vids=vids,
+    rows = mem.run("recall_simplicial", user_id=user, vids=vids,
                    min_overlap=min(2, len(vids)), limit=depth * 4)
     best: dict[str, tuple] = {}
     for row in rows:
@@ -351,7 +351,7 @@ CHANNEL_FUNCTIONS = {"lexical": _lexical, "entity": _entity, "temporal": _tempor
 
 def _details(mem, user: str, top: list[tuple[str, float]], rankings: dict[str, list[str]],
              why: dict[str, dict]) -> list[Recalled]:
-    rows = {r["uid"]: r for r in mem.run("recall_memories", read_only=True, user_id=user, uids=[u for u, _ in top])}
+    rows = {r["uid"]: r for r in mem.run("recall_memories", user_id=user, uids=[u for u, _ in top])}
     ranks = {c: {uid: i for i, uid in enumerate(ranked, start=1)} for c, ranked in rankings.items()}
     out = []
     for uid, score in top:

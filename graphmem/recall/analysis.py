@@ -91,8 +91,8 @@ def analyse(mem, cx, query: str, asker: str | None = None) -> Analysis:
     found = [m for m in mentions(doc, speaker="", addressee=None) if len(m.name) >= 2]
     words = query_terms(doc)
     by_norm = {normalise(m.name): m for m in found}
-    rows = mem.run("recall_entities_by_name", read_only=True, user_id=cx.user, norms=list(by_norm)) if by_norm else []
-    total = mem.run("user_memories", read_only=True, user_id=cx.user)[0]["memories"]
+    rows = mem.run("recall_entities_by_name", user_id=cx.user, norms=list(by_norm)) if by_norm else []
+    total = mem.run("user_memories", user_id=cx.user)[0]["memories"]
     matched: dict[int, Matched] = {}
     named: dict[str, int] = {}  # a mention's normalised name -> the vid it matched by name or alias
     for row in rows:
@@ -112,7 +112,7 @@ def analyse(mem, cx, query: str, asker: str | None = None) -> Analysis:
     topic_vector = vectors[len(own) - 1]
     for mention, vector in zip(unmatched, vectors[len(own):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
-        hits = mem.run("recall_entity_match", read_only=True, user_id=cx.user, vector=vector.tolist(), scan=200,
+        hits = mem.run("recall_entity_match", user_id=cx.user, vector=vector.tolist(), scan=200,
                        limit=1)
         if hits and hits[0]["score"] >= floor and hits[0]["vid"] not in matched:
             hit = hits[0]
@@ -140,7 +140,7 @@ def _speakers_named(mem, user: str, by_norm: dict[str, Mention], named: dict[str
     common = {norm: matched[named[norm]] for norm in by_norm if norm in named and matched[named[norm]].common}
     if not common:
         return set()
-    rows = mem.run("recall_speakers", read_only=True, user_id=user, names=sorted({e.name for e in common.values()}))
+    rows = mem.run("recall_speakers", user_id=user, names=sorted({e.name for e in common.values()}))
     speakers = {r["name"] for r in rows}
     return {norm for norm, e in common.items() if e.name in speakers}
 
