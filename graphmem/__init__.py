@@ -3,12 +3,16 @@
 from .complex import Complex, Observation
 from .errors import (BackendUnavailable, ConfigError, GraphmemError, InputError, SimplexTooLarge,
                      TooManyFaces, UnknownEntity, UnknownUser)
+from .ingest import IngestSummary, Turn
 from .memory import Memory
+from .recall import Recalled, Recollection
 from .settings import Settings
 from .simplex import Face, Simplex
 
 __all__ = [
-    "Memory", "Complex", "Observation", "Simplex", "Face", "Settings",
+    "Memory", "Settings",
+    "IngestSummary", "Turn", "Recollection", "Recalled",
+    "Complex", "Observation", "Simplex", "Face",
     "GraphmemError", "ConfigError", "BackendUnavailable", "InputError", "SimplexTooLarge",
     "TooManyFaces", "UnknownUser", "UnknownEntity",
 ]

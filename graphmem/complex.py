@@ -98,13 +98,17 @@ class Complex:
     def _lookup(self, names: list[str]) -> None:
         norms = [normalise(n) for n in names if normalise(n) not in self._vid_of]
         if norms:
-            self._require_user()
+            self.require_user()
             for row in self._run("entity_vids", norms=norms):
                 self._remember(row)
 
     def _remember(self, row: dict) -> None:
         self._vid_of[row["norm"]] = row["vid"]
         self._name_of[row["vid"]] = row["name"]
+
+    def names_of(self, vids: Sequence[int]) -> dict[int, str]:
+        """vid -> entity name, for the given vids (one statement for those not seen yet)."""
+        return dict(zip(vids, self._names(vids)))
 
     def _names(self, vids: Iterable[int]) -> tuple[str, ...]:
         missing = [v for v in vids if v not in self._name_of]
@@ -113,7 +117,7 @@ class Complex:
                 self._remember(row)
         return tuple(self._name_of.get(v, str(v)) for v in vids)
 
-    def _require_user(self) -> None:
+    def require_user(self) -> None:
         if not self._known:
             if not self._run("user_exists")[0]["known"]:
                 raise UnknownUser(self.user)
@@ -198,7 +202,7 @@ class Complex:
             return None
         rows = self._run("find", key=word_key(vids))
         if not rows:
-            self._require_user()
+            self.require_user()
             return None
         return Simplex.from_row(rows[0])
 
@@ -215,7 +219,7 @@ class Complex:
         statement = "cofaces_witnesses" if witnesses else "cofaces"
         found = self._run(statement, vids=list(vids))[0]
         if not found["rows"]:
-            self._require_user()
+            self.require_user()
             return []
         # one `packed` string per simplex (cofaces.cypher): key, count, first, last, meta, kind.
         # Thousands of simplices per call: this is the client's share of a large result, kept
@@ -246,7 +250,7 @@ class Complex:
 
     def simplices(self, limit: int | None = None) -> list[Simplex]:
         """Every stored simplex, largest first, then most observed."""
-        self._require_user()
+        self.require_user()
         return [Simplex.from_row(row) for row in self._run("simplices", limit=limit or 1 << 31)]
 
     def __iter__(self):
@@ -318,7 +322,7 @@ class Complex:
 
     def stats(self) -> dict:
         """Counts of what the user's memory holds, stored simplices by dimension included."""
-        self._require_user()
+        self.require_user()
         by_dim = self._run("stats")
         counts = self._run("counts")[0]
         return {

@@ -18,7 +18,9 @@ import pytest
 
 from graphmem import Memory, Settings
 from graphmem.errors import ConfigError, InputError
-from graphmem.ingest import read_transcript
+from graphmem.ingest import ingest, read_transcript
+from graphmem.models import Models
+from graphmem.store import Store
 from graphmem.models import SMALL_BATCH, Embedder, resolve_precision
 
 CONVERSATION = """\
@@ -127,8 +129,8 @@ def test_twice_is_once(mem, user, conversation):
 
 
 def test_sentence_views_can_be_turned_off(mem, user, conversation, monkeypatch):
-    monkeypatch.setattr(mem, "settings", replace(mem.settings, sentence_views=False))
-    summary = mem.ingest(conversation, user=user)
+    settings = replace(mem.settings, sentence_views=False)
+    summary = ingest(Store(mem.driver, settings), Models(settings), conversation, user=user)
     assert summary.memories_added == 5 and summary.sentences == 0 and sentences(mem, user) == []
     assert mem.recall("Who did Alice meet in Paris?", user=user, k=1).source_ids == ["conv.txt:2"]
     monkeypatch.setenv("GRAPHMEM_SENTENCE_VIEWS", "off")

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall import _cosines, fuse, recall, trim_to_budget
+from graphmem.models import Models
+from graphmem.recall import trim_to_budget
 from graphmem.recall.analysis import analyse
+from graphmem.recall.channels import cosines_of as _cosines
+from graphmem.recall.pipeline import fuse, recall
+from graphmem.store import Store
 
 TRANSCRIPT = """\
 ## 8 May 2023
@@ -44,7 +48,7 @@ def test_each_channel_finds_its_answer(memory_user):
         ("What happened in June 2023?", ["temporal"], line(8)),
     ]
     for query, channels, expected in cases:
-        got = recall(mem, query, user=user, k=3, channels=channels, neighbours=False)
+        got = mem.recall(query, user=user, k=3, channels=channels, neighbours=False)
         assert expected in got.source_ids, (query, channels, got.source_ids)
         assert all(channels[0] in m.channels for m in got.memories)
 
@@ -57,7 +61,7 @@ def test_a_fact_in_one_sentence_of_a_long_turn_is_found_by_that_sentence(mem, tm
                     "Bob: I spent the week fixing the kitchen sink and painting the hallway.\n")
     user = "recall-sentences"
     mem.ingest(path, user=user)
-    a = analyse(mem, mem.complex(user), "Did Alice buy a boat?")
+    a = analyse(mem.store, mem.models, user, "Did Alice buy a boat?")
     asked = {"user_id": user, "vector": a.vector, "topic": a.topic_vector, "limit": 5}
     scan = 10_000  # the index is shared with the other tests' users
     by_index = _cosines(mem.run("recall_semantic", scan=scan, **asked))
@@ -73,7 +77,7 @@ def test_a_fact_in_one_sentence_of_a_long_turn_is_found_by_that_sentence(mem, tm
     assert bob[0] == bob[1] and bob[2] == bob[3]  # one sentence: its own best sentence
     for uid, c in exact.items():  # every statement computes the same cosines
         assert by_index[uid] == pytest.approx(c, abs=1e-4) and filled[uid] == pytest.approx(c, abs=1e-4)
-    got = recall(mem, "Did Alice buy a boat?", user=user, k=1, channels=["semantic"], neighbours=False)
+    got = mem.recall("Did Alice buy a boat?", user=user, k=1, channels=["semantic"], neighbours=False)
     assert got.source_ids == ["long.txt:2"]
 
 
@@ -86,34 +90,34 @@ def test_the_topic_of_a_question_leaves_out_the_speakers_most_memories_are_said_
     user = "recall-topic"
     mem.ingest(path, user=user)
     cx = mem.complex(user)
-    a = analyse(mem, cx, "What has Alice's brother bought?")  # Alice says 6 of the 14 memories
+    a = analyse(mem.store, mem.models, user, "What has Alice's brother bought?")  # Alice says 6 of the 14 memories
     assert a.topic == "What has brother bought?" and a.topic_vector != a.vector
     assert any("topic" in note for note in a.notes)
     for kept in ("What did Carol Smith see?",  # in 6 of them, but never speaks: her name is what is asked about
                  "What did Dave fix?",  # in one
                  "What did Eve say?"):  # speaks one
-        b = analyse(mem, cx, kept)
+        b = analyse(mem.store, mem.models, user, kept)
         assert b.topic == b.query and b.topic_vector == b.vector, kept
 
 
 def test_a_question_in_the_first_person_means_whoever_asks(memory_user):
     mem, user = memory_user
-    alice = recall(mem, "What did I adopt?", user=user, k=1, asker="Alice")
+    alice = mem.recall("What did I adopt?", user=user, k=1, asker="Alice")
     assert any("asked by Alice" in note for note in alice.notes)
     assert "Alice" in [e.name for e in alice.analysis.entities] and alice.analysis.query == "What did I adopt?"
     assert alice.source_ids == [line(2)] and alice.memories[0].speaker == "Alice"
-    bob = recall(mem, "What did I adopt?", user=user, k=3, asker="Bob")
+    bob = mem.recall("What did I adopt?", user=user, k=3, asker="Bob")
     assert [e.name for e in bob.analysis.entities if e.kind == "PERSON"] == ["Bob"]
-    assert recall(mem, "What did Alice adopt?", user=user, k=1, asker="Alice").notes == \
-        recall(mem, "What did Alice adopt?", user=user, k=1).notes  # no first person: nothing restated
+    assert mem.recall("What did Alice adopt?", user=user, k=1, asker="Alice").notes == \
+        mem.recall("What did Alice adopt?", user=user, k=1).notes  # no first person: nothing restated
 
 
 def test_the_answer_channel_finds_the_kind_of_thing_asked_for_said_by_whom_it_names(memory_user):
     mem, user = memory_user
-    got = recall(mem, "Which cities has Bob been to?", user=user, k=5, channels=["answer"], neighbours=False)
+    got = mem.recall("Which cities has Bob been to?", user=user, k=5, channels=["answer"], neighbours=False)
     assert got.analysis.answer_kinds == ["GPE", "LOC", "FAC"]
     assert set(got.source_ids) == {line(5), line(9)}  # Lisbon and Tokyo, as Bob said them; not Alice's Lisbon
-    assert not analyse(mem, mem.complex(user), "What happened to Rex?").answer_kinds
+    assert not analyse(mem.store, mem.models, user, "What happened to Rex?").answer_kinds
 
 
 def test_fused_answer_explains_its_channels(memory_user):
@@ -129,11 +133,11 @@ def test_fused_answer_explains_its_channels(memory_user):
 def test_analysis_types_entities_and_times(memory_user):
     mem, user = memory_user
     cx = mem.complex(user)
-    when = analyse(mem, cx, "When did Carol make the vase?")
+    when = analyse(mem.store, mem.models, user, "When did Carol make the vase?")
     assert when.type == "temporal" and "Carol" in [e.name for e in when.entities]
-    assert analyse(mem, cx, "Would Emma enjoy a concert?").type == "open-domain"
-    assert analyse(mem, cx, "What do Emma and Rex have in common?").type == "multi-hop"
-    june = analyse(mem, cx, "What happened in June 2023?")
+    assert analyse(mem.store, mem.models, user, "Would Emma enjoy a concert?").type == "open-domain"
+    assert analyse(mem.store, mem.models, user, "What do Emma and Rex have in common?").type == "multi-hop"
+    june = analyse(mem.store, mem.models, user, "What happened in June 2023?")
     assert june.time_text and june.time_range[1] - june.time_range[0] == 30 * 86400
 
 
@@ -175,37 +179,34 @@ def test_rerank_without_its_model_says_so_and_keeps_the_order(memory_user):
     from dataclasses import replace
 
     mem, user = memory_user
-    plain = recall(mem, "Where did Alice adopt Rex?", user=user, k=3)
-    mem.settings, saved = replace(mem.settings, rerank_model="/nonexistent/cross-encoder"), mem.settings
-    try:
-        got = recall(mem, "Where did Alice adopt Rex?", user=user, k=3)
-    finally:
-        mem.settings = saved
+    plain = mem.recall("Where did Alice adopt Rex?", user=user, k=3)
+    settings = replace(mem.settings, rerank_model="/nonexistent/cross-encoder")
+    got = recall(Store(mem.driver, settings), Models(settings), "Where did Alice adopt Rex?", user=user, k=3)
     assert got.source_ids == plain.source_ids
     assert any("rerank off" in note for note in got.notes)
 
 
 def test_entities_too_frequent_to_walk_only_boost_what_others_found(memory_user, monkeypatch):
-    import graphmem.recall as recall_module
+    import graphmem.recall.channels as recall_module
 
     mem, user = memory_user
     monkeypatch.setattr(recall_module, "FANOUT", 0)  # every entity counts as too frequent
-    alone = recall(mem, "What happened to Rex?", user=user, k=3, channels=["entity"], neighbours=False)
+    alone = mem.recall("What happened to Rex?", user=user, k=3, channels=["entity"], neighbours=False)
     assert alone.memories == []  # nothing found by other channels: nothing to boost
-    fused = recall(mem, "What happened to Rex?", user=user, k=3, channels=["semantic", "entity"], neighbours=False)
+    fused = mem.recall("What happened to Rex?", user=user, k=3, channels=["semantic", "entity"], neighbours=False)
     assert all("entity" in m.channels for m in fused.memories if "Rex" in m.text)
 
 
 def test_words_too_frequent_to_walk_only_boost_what_others_found(memory_user, monkeypatch):
-    import graphmem.recall as recall_module
+    import graphmem.recall.channels as recall_module
 
     mem, user = memory_user
-    walked = recall(mem, "Where did Alice adopt Rex?", user=user, k=3, channels=["lexical"], neighbours=False)
+    walked = mem.recall("Where did Alice adopt Rex?", user=user, k=3, channels=["lexical"], neighbours=False)
     assert walked.memories  # every word walked: BM25 alone finds the turn
     monkeypatch.setattr(recall_module, "FANOUT", 0)  # every word counts as too frequent
-    alone = recall(mem, "Where did Alice adopt Rex?", user=user, k=3, channels=["lexical"], neighbours=False)
+    alone = mem.recall("Where did Alice adopt Rex?", user=user, k=3, channels=["lexical"], neighbours=False)
     assert alone.memories == []  # nothing found by other channels: nothing to boost
-    fused = recall(mem, "Where did Alice adopt Rex?", user=user, k=3, channels=["semantic", "lexical"],
+    fused = mem.recall("Where did Alice adopt Rex?", user=user, k=3, channels=["semantic", "lexical"],
                    neighbours=False)
     assert any("lexical" in m.channels for m in fused.memories)
 
@@ -214,7 +215,7 @@ def test_the_lexical_boost_scores_a_memory_as_the_walk_does(memory_user):
     """recall_lexical_boost.cypher repeats recall_lexical.cypher's BM25 formula (statements
     cannot share an expression): with every word boosted, a memory scores what the walk gave it."""
     mem, user = memory_user
-    terms = analyse(mem, mem.complex(user), "Did Rex chew shoes in Lisbon, and who plays the violin or pottery?").words
+    terms = analyse(mem.store, mem.models, user, "Did Rex chew shoes in Lisbon, and who plays the violin or pottery?").words
     walked = {r["uid"]: r["score"] for r in mem.run("recall_lexical", user_id=user, terms=terms,
                                                      max_df=1 << 30, limit=50)}
     assert len(walked) >= 3

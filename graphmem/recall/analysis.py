@@ -10,7 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from ..ingest.extract import Mention, mentions, query_terms, restate
+from ..models import Models
 from ..simplex import normalise
+from ..store import Store
+from .tuning import COMMON_SHARE, CONCEPT_MATCH_FLOOR, ENTITY_MATCH_SCAN, NAME_MATCH_FLOOR
 
 TEMPORAL = re.compile(r"^\s*when\b|\b(what|which) (year|month|day|date|time|week)\b|\bhow long (ago|before|after)\b|"
                       r"\bin (19|20)\d\d\b", re.IGNORECASE)
@@ -19,20 +22,15 @@ AGGREGATE = re.compile(r"\b(both|in common|how many|what (activities|kinds?|type
                        r"where (has|have)|which .* (has|have)|what .* (has|have) .* (done|made|bought|seen|visited))\b",
                        re.IGNORECASE)
 # The kind of entity a question asks for, when its words say so: (pattern, stored kinds, what
-# the note calls them). On the LoCoMo development split, 79 % of the evidence turns of
-# multi-hop questions asking for places mention a place (3 % of all turns do), 39 % of those
-# asking for titles a work, product or organisation (5 % of turns). Rules for events,
-# companies and people were measured too and told nothing (events are rarely tagged; every
-# speaker is a person).
+# the note calls them). The evidence of a question asking for a place mentions a place far more
+# often than turns do at large (docs/tuning.md); events, companies and people told nothing
+# (events are rarely tagged; every speaker is a person).
 ANSWER_KINDS = (
     (re.compile(r"^\s*where\b|\b(cit(y|ies)|countr(y|ies)|places?|locations?|areas?|states?|destinations?)\b",
                 re.IGNORECASE), ("GPE", "LOC", "FAC"), "places"),
     (re.compile(r"\b(books?|novels?|movies?|films?|series|shows?|songs?|albums?|games?)\b", re.IGNORECASE),
      ("WORK", "PRODUCT", "ORG"), "titles"),
 )
-COMMON_SHARE = 0.1  # an entity in more than this share of memories (the speakers) tells little
-NAME_MATCH_FLOOR = 0.72  # cosine for a query mention to match an entity by name embedding
-CONCEPT_MATCH_FLOOR = 0.85
 
 
 @dataclass
@@ -78,21 +76,21 @@ class Analysis:
                 if self.time_range else None, "notes": self.notes}
 
 
-def analyse(mem, cx, query: str, asker: str | None = None) -> Analysis:
+def analyse(store: Store, models: Models, user: str, query: str, asker: str | None = None) -> Analysis:
     """`asker`: the speaker who asks, whose first person ("Where did I adopt my dog?") the
     question is restated in, as turns are at ingest ("Where did Alice adopt Alice's dog?")."""
     notes: list[str] = []
-    doc = mem.nlp()(query)
+    doc = models.nlp()(query)
     if asker:
         said = restate(doc, asker)
         if said != query:
             notes.append(f"asked by {asker}: {said!r}")
-            doc = mem.nlp()(said)
+            doc = models.nlp()(said)
     found = [m for m in mentions(doc, speaker="", addressee=None) if len(m.name) >= 2]
     words = query_terms(doc)
     by_norm = {normalise(m.name): m for m in found}
-    rows = mem.run("recall_entities_by_name", user_id=cx.user, norms=list(by_norm)) if by_norm else []
-    total = mem.run("user_memories", user_id=cx.user)[0]["memories"]
+    rows = store.run("recall_entities_by_name", user_id=user, norms=list(by_norm)) if by_norm else []
+    total = store.run("user_memories", user_id=user)[0]["memories"]
     matched: dict[int, Matched] = {}
     named: dict[str, int] = {}  # a mention's normalised name -> the vid it matched by name or alias
     for row in rows:
@@ -102,17 +100,17 @@ def analyse(mem, cx, query: str, asker: str | None = None) -> Analysis:
                                       _common(frequency, total))
         for norm in [row["norm"], *(normalise(a) for a in row["aliases"] or [])]:
             named.setdefault(norm, row["vid"])
-    speakers = _speakers_named(mem, cx.user, by_norm, named, matched)
+    speakers = _speakers_named(store, user, by_norm, named, matched)
     topic = topic_of(doc, [m for m in found if normalise(m.name) in speakers])
     unmatched = [m for norm, m in by_norm.items() if norm not in named]
     own = [doc.text] if topic == doc.text else [doc.text, topic]  # the question (and its topic when it differs)
     if len(own) > 1:
         notes.append(f"topic {topic!r}: the question without the speakers' names, which most memories carry")
-    vectors = mem.embedder().embed(own + [m.name for m in unmatched])
+    vectors = models.embedder().embed(own + [m.name for m in unmatched])
     topic_vector = vectors[len(own) - 1]
     for mention, vector in zip(unmatched, vectors[len(own):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
-        hits = mem.run("recall_entity_match", user_id=cx.user, vector=vector.tolist(), scan=200,
+        hits = store.run("recall_entity_match", user_id=user, vector=vector.tolist(), scan=ENTITY_MATCH_SCAN,
                        limit=1)
         if hits and hits[0]["score"] >= floor and hits[0]["vid"] not in matched:
             hit = hits[0]
@@ -131,7 +129,7 @@ def _common(frequency: int, total: int) -> bool:
     return total > 0 and frequency > COMMON_SHARE * total
 
 
-def _speakers_named(mem, user: str, by_norm: dict[str, Mention], named: dict[str, int],
+def _speakers_named(store: Store, user: str, by_norm: dict[str, Mention], named: dict[str, int],
                     matched: dict[int, Matched]) -> set[str]:
     """The normalised names, among the question's mentions, of people who speak the user's
     memories and are in more than COMMON_SHARE of them: the names that tell little about what
@@ -140,7 +138,7 @@ def _speakers_named(mem, user: str, by_norm: dict[str, Mention], named: dict[str
     common = {norm: matched[named[norm]] for norm in by_norm if norm in named and matched[named[norm]].common}
     if not common:
         return set()
-    rows = mem.run("recall_speakers", user_id=user, names=sorted({e.name for e in common.values()}))
+    rows = store.run("recall_speakers", user_id=user, names=sorted({e.name for e in common.values()}))
     speakers = {r["name"] for r in rows}
     return {norm for norm, e in common.items() if e.name in speakers}
 
@@ -150,10 +148,7 @@ def topic_of(doc, people: list[Mention]) -> str:
     Melanie painted?" -> "What has painted?". `people` are the speakers most memories are said
     by (`_speakers_named`): every memory a speaker says carries the speaker's name (restated
     turns begin "Melanie: ..."), so the name in a question pulls its embedding toward all of
-    them alike and away from what is asked. Measured before building, LoCoMo dev, the
-    semantic channel alone, exact, R@10 of the question / its topic (speakers' names left out) /
-    the mean of both cosines: 0.437 / 0.444 / 0.469 on multi-hop questions, 0.695 / 0.700 /
-    0.736 on the rest."""
+    them alike and away from what is asked."""
     dropped = {i for m in people for i in m.tokens}
     if not dropped:
         return doc.text

@@ -22,15 +22,10 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from .tuning import MISSING_COSINE_GAP, RANK_FEATURE_K, RANK_FEATURE_TOP, WORDS_FULL
 
 PACKAGED = Path(__file__).with_name("ranker.json")
-RRF_K = 20  # the damping of the per-channel rank features (as in fusion, fixed here so weights keep their meaning)
-TOP = 5  # a channel's top this many get an extra feature
-MISSING_COSINE_GAP = -0.5  # a candidate with no cosine (a memory without an embedding) is this far from the best
-
-
-COSINES = ("cosine", "sentence", "topic", "topic_sentence")  # recall.Cosines, in its order
-WORDS_FULL = 40  # a turn of this many indexed words (or more) counts as fully wordy
+COSINES = ("cosine", "sentence", "topic", "topic_sentence")  # channels.Cosines, in its order
 
 
 def feature_names(channels: Sequence[str]) -> list[str]:
@@ -53,8 +48,8 @@ def reason_of(feature: str) -> str:
     return channel if suffix in ("rank", "top") and channel else feature
 
 
-# English cue of a turn that reports something that happened to its speaker lately (LoCoMo dev:
-# 56 % of the turns with it are evidence, 20 % of those without)
+# English cue of a turn that reports something that happened to its speaker lately: such turns
+# hold facts far more often than others (docs/tuning.md)
 RECENT_PAST = re.compile(r"\b(yesterday|last (week|weekend|month|year|night|monday|tuesday|wednesday|thursday|"
                          r"friday|saturday|sunday)|recently|just)\b", re.IGNORECASE)
 
@@ -63,10 +58,8 @@ RECENT_PAST = re.compile(r"\b(yesterday|last (week|weekend|month|year|night|mond
 class Said:
     """Who said a memory, and what kind of turn it is: facts sit in long turns, in turns that
     open a session (news since the last one) or speak of a recent past, seldom in questions.
-    LoCoMo dev, share of turns that are evidence: 56 % of session openers against 24 % overall;
-    evidence turns average 30 words against 21, and 13 % of them end with "?" against 30 % of
-    the rest. (Sharing an image and speaking in the first person also mark evidence there, but
-    weighed nothing beside these: a caption's words count in `words`.)"""
+    (Sharing an image and speaking in the first person were measured too and weighed nothing
+    beside these: a caption's words count in `words`.)"""
     speaker: str | None = None
     words: int = 0  # indexed words, image caption included (`Memory.length`)
     asks: bool = False  # ends with a question mark
@@ -106,7 +99,7 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
         row = []
         for c in channels:
             rank = ranks[c].get(uid)
-            row += [RRF_K / (RRF_K + rank) if rank else 0.0, 1.0 if rank and rank <= TOP else 0.0]
+            row += [RANK_FEATURE_K / (RANK_FEATURE_K + rank) if rank else 0.0, 1.0 if rank and rank <= RANK_FEATURE_TOP else 0.0]
         cosine = cosines.get(uid)
         turn = said.get(uid, unknown)
         own = fused.get(uid, 0.0)

@@ -1,0 +1,148 @@
+"""Planning a batch: what it writes, computed without the database. Turns are extracted,
+their mentions resolved to canonical entities, their texts embedded; vertices are entity norms
+until the writer learns their vids."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import numpy as np
+
+from ..simplex import to_epoch
+from .extract import WORD, Extraction, extract, terms
+from .formats import Turn
+from .resolve import Entity, Resolver
+from .summary import IngestSummary, Stopwatch
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+
+# Shorter sentences ("Hey Caroline!", "Thanks!") are not embedded on their own: they carry no
+# fact of their own, and each is a vector to compute and store.
+SENTENCE_WORDS = 3
+
+
+def session_key(transcript: str, turn: Turn) -> str:
+    return f"{transcript}#{turn.session}"
+
+
+def memory_uid(transcript: str, turn: Turn) -> str:
+    """Stable id of a turn: the same transcript ingested twice gives the same uids."""
+    key = "\x1f".join([transcript, turn.session, turn.source_id, turn.speaker, turn.text])
+    return hashlib.sha1(key.encode()).hexdigest()[:20]
+
+
+@dataclass
+class BatchPlan:
+    """Everything one batch writes."""
+
+    uids: list[str]
+    rows: list[dict]  # memory rows; "mentions" hold norms
+    postings: list[dict]
+    vectors: list[list[float]]
+    sentences: list[list[dict]]  # per memory: {n, text, embedding} of each sentence, when it has several
+    relations: list[tuple[str, str, str, str]]  # (subject norm, label, object norm, memory uid)
+    words: list[tuple[list[str], str, datetime | None]]  # (vertex norms, witnessing uid, session date)
+    entities: list[dict]  # {name, norm, kind, aliases, vector (None when unchanged)}
+
+    def count_into(self, summary: IngestSummary) -> None:
+        """What a dry run reports: the counts the writes would have made."""
+        summary.mentions += sum(len(row["mentions"]) for row in self.rows)
+        summary.relations += len(self.relations)
+        summary.turn_simplices += len(self.words)
+
+
+def plan_batch(resolver: Resolver, embed: Embed, transcript: str, batch: list[Turn], docs: list["Doc"],
+               speakers: list[str], *, sentence_views: bool, max_simplex_size: int, summary: IngestSummary,
+               clock: Stopwatch) -> BatchPlan:
+    with clock("extract"):
+        for speaker in speakers:
+            resolver.speaker(speaker)
+        extractions: list[Extraction] = [
+            extract(doc, t.speaker, _addressee(t.speaker, speakers), t.session_date) for t, doc in zip(batch, docs)]
+    with clock("resolve"):
+        resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions])
+    texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
+    sentences = [_sentences(t, x) if sentence_views else [] for t, x in zip(batch, extractions)]
+    with clock("embed"):  # one call: the model batches turns and sentences together
+        vectors = embed(texts + [s for turn in sentences for s in turn])
+    sentence_vectors = iter(vectors[len(texts):])
+    uids = [memory_uid(transcript, t) for t in batch]
+    summary.memories_added += len(uids)
+    summary.sentences += sum(map(len, sentences))
+    summary.dated_references += sum(x.refers_to is not None for x in extractions)
+    entities = {e.norm: e for x in extractions for m in x.mentions for e in [resolved[(m.name, m.kind)]]}
+    plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors[:len(texts)]],
+                     [[{"n": n, "text": text, "embedding": next(sentence_vectors).tolist()} for n, text in enumerate(turn)]
+                      for turn in sentences], [], [], [])
+    for turn, x, uid, doc in zip(batch, extractions, uids, docs):
+        norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in x.mentions))
+        counts = terms(doc, turn.speaker, turn.caption)
+        plan.postings.append({"uid": uid, "terms": [[w, n] for w, n in counts.items()]})
+        plan.rows.append({**_memory_row(transcript, turn, x, uid, norms), "length": sum(counts.values())})
+        for s, label, o in x.relations:
+            a, b = resolved[(x.mentions[s].name, x.mentions[s].kind)], resolved[(x.mentions[o].name, x.mentions[o].kind)]
+            if a.norm != b.norm:
+                plan.relations.append((a.norm, label, b.norm, uid))
+        if norms:
+            plan.words.append((_cap(x, resolved, max_simplex_size, summary), uid, turn.session_date))
+    with clock("embed entities"):  # new entities and changed aliases
+        fresh = [e for e in entities.values() if e.dirty]
+        unembedded = [e for e in fresh if e.vector is None]
+        for entity, vector in zip(unembedded, embed([e.name for e in unembedded])):
+            entity.vector = vector
+    plan.entities = [{"name": e.name, "norm": e.norm, "kind": e.kind, "aliases": list(e.aliases),
+                      "vector": _vector(e) if e.dirty else None} for e in entities.values()]
+    for entity in fresh:
+        entity.dirty = False
+    return plan
+
+
+def _vector(entity: Entity) -> list[float] | None:
+    return None if entity.vector is None else entity.vector.tolist()
+
+
+def _addressee(speaker: str, speakers: list[str]) -> str | None:
+    others = [s for s in speakers if s != speaker]
+    return others[0] if len(speakers) == 2 and others else None
+
+
+def _searchable(turn: Turn, x: Extraction) -> str:
+    """What a memory is embedded and searched by: the restated turn, its image caption."""
+    text = f"{turn.speaker}: {x.restated}"
+    return f"{text} [image: {turn.caption}]" if turn.caption else text
+
+
+def _sentences(turn: Turn, x: Extraction) -> list[str]:
+    """A memory's sentences, each embedded on its own beside the whole turn (one fact in a long
+    turn is diluted in the turn's embedding); none for a turn of one sentence, and none of
+    fewer than SENTENCE_WORDS words."""
+    pieces = [f"{turn.speaker}: {s}" for s in x.sentences if len(WORD.findall(s)) >= SENTENCE_WORDS]
+    if turn.caption:
+        pieces.append(f"{turn.speaker}: [image: {turn.caption}]")
+    return pieces if len(pieces) > 1 else []
+
+
+def _memory_row(transcript: str, turn: Turn, x: Extraction, uid: str, mentions: list) -> dict:
+    return {
+        "uid": uid, "text": turn.text, "restated": _searchable(turn, x), "speaker": turn.speaker,
+        "session": session_key(transcript, turn), "source_id": turn.source_id, "position": turn.index,
+        "session_date": turn.session_date.isoformat() if turn.session_date else None,
+        "observed_at": to_epoch(turn.session_date) + turn.index * 1e-3 if turn.session_date else None,
+        "refers_to": to_epoch(x.refers_to) if x.refers_to else None, "time_text": x.time_text,
+        "caption": turn.caption, "mentions": mentions}
+
+
+def _cap(x: Extraction, resolved: dict, limit: int, summary: IngestSummary) -> list[str]:
+    """The turn's entity norms; a turn with more than max_simplex_size entities keeps the named
+    ones first, then the earliest mentioned concepts, and the summary counts it."""
+    ranked = sorted(x.mentions, key=lambda m: (m.kind == "CONCEPT", m.tokens.start if m.tokens else -1))
+    norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in ranked))
+    if len(norms) > limit:
+        summary.capped_simplices += 1
+    return norms[:limit]

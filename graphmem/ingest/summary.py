@@ -1,0 +1,50 @@
+"""What an ingest did: counts, and where the time went."""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Iterator
+
+
+@dataclass
+class IngestSummary:
+    user: str
+    files: int = 0
+    turns: int = 0
+    sessions: int = 0
+    memories_added: int = 0
+    sentences: int = 0  # of the added memories, each embedded on its own (turns of several sentences)
+    entities_added: int = 0
+    mentions: int = 0
+    relations: int = 0
+    turn_simplices: int = 0
+    session_simplices: int = 0
+    capped_simplices: int = 0  # turns with more entities than max_simplex_size (most mentioned kept)
+    dated_references: int = 0
+    seconds: float = 0.0
+    dry_run: bool = False
+    stages: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def turns_per_second(self) -> float:
+        return self.turns / self.seconds if self.seconds else 0.0
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "turns_per_second": round(self.turns_per_second, 1)}
+
+
+class Stopwatch:
+    """Seconds per stage, summed, so a summary says where the time went."""
+
+    def __init__(self, into: dict[str, float]):
+        self.into = into
+
+    @contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.into[stage] = round(self.into.get(stage, 0.0) + time.perf_counter() - t0, 3)

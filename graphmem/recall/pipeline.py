@@ -1,0 +1,193 @@
+"""The recall pipeline: analyse the question -> run the channels -> fuse their rankings ->
+gather the candidates and their features -> rank them -> the answer (details, optional
+rerank, token budget) with its structure (the query-induced subcomplex and its gaps)."""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations
+from typing import Sequence
+
+from ..complex import Complex
+from ..errors import InputError
+from ..models import Models
+from ..simplex import Simplex, from_epoch
+from ..store import Store
+from .analysis import Analysis, analyse
+from .channels import CHANNELS, REGISTRY, Ask, Cosines, cosines_of
+from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
+from .results import Recalled, Recollection, trim_to_budget
+from .tuning import (DEPTH, GAP_ENTITIES, NEIGHBOURS_OF, POOL_FUSED, POOL_PER_CHANNEL, RERANK_POOL,
+                     SCORE_DECIMALS)
+
+
+def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
+           asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True, rank: bool = True,
+           keep_candidates: bool = False) -> Recollection:
+    """`asker`: the speaker who asks, whose "I" and "my" the question means ("Where did I adopt
+    my dog?" asked by Alice); `neighbours`, `rank`: False leaves out the neighbours'
+    inheritance, the ranker (fused order, as with recall_ranker "off"); `keep_candidates` keeps
+    the ranker's input."""
+    if not isinstance(query, str) or not query.strip():
+        raise InputError("a recall query must be non-empty text")
+    unknown = [c for c in channels if c not in REGISTRY]
+    if unknown:
+        raise InputError(f"unknown recall channel {unknown[0]!r}; known: {', '.join(CHANNELS)}")
+    settings = store.settings
+    clock: dict[str, float] = {}
+    started = time.perf_counter()
+    cx = Complex(store, user)
+    cx.require_user()
+    ranker = load_ranker(settings.recall_ranker) if rank else None
+    analysis = analyse(store, models, user, query, asker)
+    _lap(clock, "analysis", started)
+
+    rankings: dict[str, list[str]] = {}
+    cosines: dict[str, Cosines] = {}
+    simplices: list[dict] = []
+    for name in (c for c in CHANNELS if c in channels):  # in the registry's order: boosts read earlier ones
+        t0 = time.perf_counter()
+        channel = REGISTRY[name]
+        if all(getattr(analysis, need) for need in channel.needs):
+            found = tuple(dict.fromkeys(uid for ranked in rankings.values() for uid in ranked))
+            ranked = channel.rank(Ask(store, user, analysis, found if channel.boosts else ()))
+            rankings[name], cosines, simplices = ranked.uids, cosines or ranked.cosines, simplices or ranked.simplices
+        else:
+            rankings[name] = []
+        _lap(clock, name, t0)
+
+    t0 = time.perf_counter()
+    weights = settings.recall_weights.get(analysis.type, {})
+    fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, settings.recall_rrf_k)
+    share = settings.recall_neighbour_share if neighbours else 0.0
+    candidates = gather(store, user, analysis, rankings, fused, cosines, k, share)
+    ranked = order(candidates, ranker)
+    reranker = models.cross_encoder()
+    top = ranked[:k * (RERANK_POOL if settings.rerank_model else 1)]
+    where = {uid: i for i, uid in enumerate(candidates.uids)}
+    why = dict(zip((uid for uid, _ in top), ranker.explain(candidates, [where[uid] for uid, _ in top]))) \
+        if ranker and top else {}
+    _lap(clock, "rank", t0)
+
+    t0 = time.perf_counter()
+    memories = details(store, user, top, rankings, why)
+    if settings.rerank_model:
+        if reranker is None:
+            analysis.notes.append(f"rerank off: model {settings.rerank_model!r} is not installed")
+        else:
+            memories = rerank(reranker, query, memories)
+            _lap(clock, "rerank", t0)
+        memories = memories[:k]
+    if token_budget is not None:
+        memories = trim_to_budget(memories, token_budget)
+    subcomplex, gaps = structure(cx, analysis, simplices)
+    _lap(clock, "structure", t0)
+    clock["total"] = round((time.perf_counter() - started) * 1000, 2)
+    return Recollection(query, user, analysis, memories, subcomplex, gaps, analysis.notes, clock,
+                        candidates if keep_candidates else None)
+
+
+def _lap(clock: dict[str, float], name: str, since: float) -> None:
+    clock[name] = round((time.perf_counter() - since) * 1000, 2)
+
+
+def _best_first(scores: dict[str, float]) -> list[str]:
+    return sorted(scores, key=lambda uid: (-round(scores[uid], SCORE_DECIMALS), uid))
+
+
+# -- fusion and candidates -------------------------------------------------------------
+
+
+def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int = 20) -> dict[str, float]:
+    """Weighted reciprocal rank fusion: score(m) = sum over channels of w / (rrf_k + rank)."""
+    scores: dict[str, float] = {}
+    for channel, ranked in rankings.items():
+        w = weights.get(channel, 1.0)
+        for rank, uid in enumerate(ranked, start=1):
+            scores[uid] = scores.get(uid, 0.0) + w / (rrf_k + rank)
+    return scores
+
+
+def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]], fused: dict[str, float],
+           cosines: dict[str, Cosines], k: int, share: float) -> Candidates:
+    """The candidates the ranker orders (the fused top, each channel's top, the session
+    neighbours of the fused top) with their features."""
+    by_fused = _best_first(fused)
+    pool = list(dict.fromkeys(by_fused[:max(POOL_FUSED, k)]
+                              + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
+    rows = store.run("recall_candidates", user_id=user, uids=pool) if pool else []
+    # a neighbour is [uid, speaker, text, words, whether it comes before] (recall_candidates.cypher)
+    said = {r["uid"]: Said.of(r["speaker"], r["text"], r["words"], opens=not any(n[4] for n in r["neighbours"]))
+            for r in rows}
+    around = {r["uid"]: sorted(n[0] for n in r["neighbours"]) for r in rows} if share > 0 else {}
+    for r in rows:
+        for n, speaker, text, words, _before in r["neighbours"]:
+            # one after this memory does not open its session; of one before, it is not known
+            said.setdefault(n, Said.of(speaker, text, words, opens=False))
+    with_neighbours = dict(fused)
+    for uid in by_fused[:NEIGHBOURS_OF]:
+        for n in around.get(uid, ()):
+            with_neighbours[n] = max(with_neighbours.get(n, 0.0), fused[uid] * share)
+            pool.append(n)
+    pool = list(dict.fromkeys(pool))
+    unscored = [uid for uid in pool if uid not in cosines]  # the ranker weighs every candidate's cosines
+    if unscored:
+        cosines = {**cosines, **cosines_of(store.run("recall_similarity", user_id=user, uids=unscored,
+                                                     vector=a.vector, topic=a.topic_vector))}
+    return candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
+                              set(a.persons()))
+
+
+def order(candidates: Candidates, ranker: Ranker | None) -> list[tuple[str, float]]:
+    """The candidates, best first, with their scores (ties to the smaller uid). Without a
+    ranker: by fused score with the neighbours' inheritance."""
+    if ranker is None:
+        column = candidates.matrix[:, candidates.names.index("fused_with_neighbours")] if candidates.uids else []
+        scores = dict(zip(candidates.uids, map(float, column)))
+    else:
+        scores = dict(zip(candidates.uids, map(float, ranker.scores(candidates))))
+    return [(uid, scores[uid]) for uid in _best_first(scores)]
+
+
+# -- the answer ------------------------------------------------------------------------
+
+
+def details(store: Store, user: str, top: list[tuple[str, float]], rankings: dict[str, list[str]],
+            why: dict[str, dict]) -> list[Recalled]:
+    rows = {r["uid"]: r for r in store.run("recall_memories", user_id=user, uids=[u for u, _ in top])}
+    ranks = {c: {uid: i for i, uid in enumerate(ranked, start=1)} for c, ranked in rankings.items()}
+    out = []
+    for uid, score in top:
+        row = rows.get(uid)
+        if row is None:
+            continue
+        refers = from_epoch(row["refers_to"])
+        out.append(Recalled(uid, row["text"], row["speaker"], row["source_id"], row["session"], row["session_date"],
+                            round(score, 6), {c: r[uid] for c, r in ranks.items() if uid in r}, row["restated"],
+                            refers.date().isoformat() if refers else None, row["caption"], why.get(uid, {})))
+    return out
+
+
+def rerank(model, query: str, memories: list[Recalled]) -> list[Recalled]:
+    """Reorder by a cross-encoder's score of (question, memory)."""
+    scores = model.predict([(query, m.restated or m.text) for m in memories])
+    return [memories[i] for i in sorted(range(len(memories)), key=lambda i: (-float(scores[i]), memories[i].uid))]
+
+
+def structure(cx: Complex, a: Analysis, rows: list[dict]) -> tuple[list[Simplex], list[dict]]:
+    """The retrieved simplices and the gaps over the matched vertices: faces implied by stored
+    simplices but never observed, and pairs of matched entities never seen together."""
+    names = {e.vid: e.name for e in a.entities}
+    shown = rows[:DEPTH]
+    every = cx.names_of(sorted({v for r in shown for v in r["path"]}))  # one lookup for all rows
+    subcomplex = [Simplex.from_row(r, names=every) for r in shown]
+    vids = sorted(names)
+    gaps: list[dict] = []
+    if len(vids) >= 2:
+        together = {pair for r in rows for pair in combinations(sorted(set(r["path"]) & set(vids)), 2)}
+        for pair in combinations(vids, 2):
+            if pair not in together:
+                gaps.append({"vertices": [names[v] for v in pair], "vids": list(pair), "gap": "never seen together"})
+        if len(vids) <= GAP_ENTITIES:
+            gaps += [{**f.to_dict(), "gap": "implied, never observed"} for f in cx.gaps(vids)]
+    return subcomplex, gaps

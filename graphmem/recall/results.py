@@ -1,0 +1,78 @@
+"""What recall returns: `Recalled` memories in a `Recollection`, and the token budget."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..simplex import Simplex
+from .analysis import Analysis
+from .ranker import Candidates
+from .tuning import CHARS_PER_TOKEN
+
+
+@dataclass
+class Recalled:
+    """One recalled memory, and why it was recalled."""
+
+    uid: str
+    text: str
+    speaker: str | None
+    source_id: str | None
+    session: str | None
+    session_date: str | None
+    score: float
+    channels: dict[str, int]  # channel -> rank (1 = best) in that channel
+    restated: str | None = None
+    refers_to: str | None = None
+    caption: str | None = None
+    why: dict[str, float] = field(default_factory=dict)  # what lifted it most above the other candidates (ranker.py)
+
+    def context_line(self) -> str:
+        date = f"[{self.session_date[:10]}] " if self.session_date else ""
+        return f"{date}{self.restated or self.text}"
+
+
+@dataclass
+class Recollection:
+    """The memories recalled for a question, best first, with the structure behind them."""
+
+    query: str
+    user: str
+    analysis: Analysis
+    memories: list[Recalled]
+    subcomplex: list[Simplex]
+    gaps: list[dict]  # faces implied but never observed, and pairs never seen together
+    notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    candidates: Candidates | None = None  # the ranker's input, when asked for (to fit a ranker)
+
+    @property
+    def source_ids(self) -> list[str | None]:
+        return [m.source_id for m in self.memories]
+
+    def context(self) -> str:
+        """The memories as lines an agent's prompt can take."""
+        return "\n".join(m.context_line() for m in self.memories)
+
+    def to_dict(self) -> dict:
+        return {"query": self.query, "user": self.user, "analysis": self.analysis.to_dict(),
+                "memories": [asdict(m) for m in self.memories],
+                "subcomplex": [s.to_dict() for s in self.subcomplex], "gaps": self.gaps,
+                "notes": self.notes, "timings_ms": self.timings}
+
+
+def tokens(memory: Recalled) -> int:
+    """About how many tokens a memory's context line costs."""
+    return max(1, len(memory.context_line()) // CHARS_PER_TOKEN + 1)
+
+
+def trim_to_budget(memories: list[Recalled], budget: int) -> list[Recalled]:
+    """The best memories whose context lines fit in `budget` tokens."""
+    kept, used = [], 0
+    for m in memories:
+        cost = tokens(m)
+        if used + cost > budget:
+            break
+        kept.append(m)
+        used += cost
+    return kept

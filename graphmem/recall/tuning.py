@@ -1,0 +1,81 @@
+"""Every tuning constant of recall, in one place, each with why it is what it is.
+
+Users tune recall through `Settings` (channel weights per question type, the fusion's damping,
+the neighbours' share, the ranker); these are the constants below that. The measurements that
+chose them are in docs/tuning.md, not here: a refit changes figures, not reasons."""
+
+from __future__ import annotations
+
+# -- how deep the channels read --------------------------------------------------------
+
+# How many memories each channel ranks.
+DEPTH = 50
+# ... per question type, where it differs: a multi-hop question's evidence is several turns
+# that each match it weakly, so they sit deeper in every channel.
+DEPTH_BY_TYPE = {"multi-hop": 100}
+# The semantic channel reads the memory index this many times the depth: a turn whose best
+# sentence matches (one fact in a long turn is diluted in the turn's embedding) can then rise
+# into the depth once its sentence cosines are known.
+SEMANTIC_READ = 2
+# The memory vector index is shared by every user, so the user's share of it is read this many
+# times the depth deep; when that yields fewer of the user's memories than it should, the
+# channel scans the user's own memories exactly.
+INDEX_OVERREAD = 8
+# A posting list longer than this (an entity's mentions, a word's memories) is not walked: the
+# walk would grow with the memory, and such an entity or word tells little. It only boosts the
+# memories other channels found (recall_*_boost.cypher).
+FANOUT = 1000
+# Spreading activation: the share of an entity's weight that its RELATES neighbours get.
+ENTITY_DECAY = 0.3
+
+# -- reading the question (analysis) ---------------------------------------------------
+
+# An entity in more than this share of the user's memories (the speakers, mostly) tells little
+# about what is asked: it is left out of the simplicial channel's vertex set and, when it is a
+# speaker, out of the question's topic.
+COMMON_SHARE = 0.1
+# The cosine of two names at which a question's mention matches a stored entity by embedding:
+# names are short, so near-synonyms score high; concepts ("dog", "cat") need more.
+NAME_MATCH_FLOOR = 0.72
+CONCEPT_MATCH_FLOOR = 0.85
+# How many entities the name-embedding match reads from the entity index per mention.
+ENTITY_MATCH_SCAN = 200
+
+# -- the semantic channel --------------------------------------------------------------
+
+# How much nearer a memory said by a person the question names counts: little, a tie-break
+# among memories about as near ("What has Melanie painted?" asks for what Melanie said).
+SPEAKER_PRIOR = 0.05
+
+# -- fusion and candidates -------------------------------------------------------------
+
+# The ranker orders the fused top POOL_FUSED and each channel's top POOL_PER_CHANNEL, plus the
+# session neighbours of the fused top NEIGHBOURS_OF (an answer is often the reply to the turn
+# that matched: those neighbours inherit a share of its fused score). Fixed, not k, so that a
+# memory's score does not depend on how many are asked for.
+POOL_FUSED, POOL_PER_CHANNEL, NEIGHBOURS_OF = 40, 20, 10
+# Scores are sums of floats that backends add in different orders: they are compared at this
+# many decimals, and ties go to the smaller uid, so every backend ranks the same data the same.
+SCORE_DECIMALS = 9
+
+# -- the ranker's features (ranker.py) ---------------------------------------------------
+
+# The damping of the per-channel rank features (as in fusion; fixed here so that a fitted
+# ranker's weights keep their meaning whatever the fusion setting).
+RANK_FEATURE_K = 20
+# A channel's top this many get an extra feature: being near the top matters more than rank.
+RANK_FEATURE_TOP = 5
+# A candidate with no cosine (a memory without an embedding) is this far from the best.
+MISSING_COSINE_GAP = -0.5
+# A turn of this many indexed words (or more) counts as fully wordy (facts sit in long turns).
+WORDS_FULL = 40
+
+# -- the answer ------------------------------------------------------------------------
+
+# The cross-encoder, when configured, reorders the fused top k * RERANK_POOL.
+RERANK_POOL = 3
+# The token budget counts about this many characters a token (the usual rule for English with
+# BPE tokenisers).
+CHARS_PER_TOKEN = 4
+# At most this many matched entities get their implied faces enumerated as gaps (2^n faces).
+GAP_ENTITIES = 12
