@@ -88,8 +88,9 @@ class Complex:
                 self.ensure_entities(names)
             else:
                 self._lookup(names)
-        resolved = {v if isinstance(v, int) else self._vid_of.get(normalise(v)) for v in items}
-        if None in resolved:
+        found = {v if isinstance(v, int) else self._vid_of.get(normalise(v)) for v in items}
+        resolved = {v for v in found if v is not None}
+        if len(resolved) < len(found):
             return None
         if len(resolved) != len(items):
             raise InputError("a simplex lists the same vertex twice (by name and by vid)")
@@ -140,14 +141,14 @@ class Complex:
     def insert_many(self, observations: Iterable[Observation | Sequence[Vertex]]) -> list[Simplex]:
         """Record many simplices, BATCH words per statement; repeats within the call merge.
         Every vertex is checked before anything is written."""
-        observations = [o if isinstance(o, Observation) else Observation(o) for o in observations]
-        checked = [check_vertices(o.vertices, self.store.settings.max_simplex_size) for o in observations]
+        given = [o if isinstance(o, Observation) else Observation(o) for o in observations]
+        checked = [check_vertices(o.vertices, self.store.settings.max_simplex_size) for o in given]
         names = list(dict.fromkeys(v for items in checked for v in items if isinstance(v, str)))
         if names:
             self.ensure_entities(names)
         words: dict[str, dict] = {}
         keys = []
-        for obs, items in zip(observations, checked):
+        for obs, items in zip(given, checked):
             vids = tuple(sorted(v if isinstance(v, int) else self._vid_of[normalise(v)] for v in items))
             if len(set(vids)) != len(vids):
                 raise InputError("a simplex lists the same vertex twice (by name and by vid)")
@@ -230,11 +231,11 @@ class Complex:
         # share its date): each distinct one is converted once.
         keys, counts, firsts, lasts, metas, kinds = zip(*[row.split(SEP, 5) for row in found["rows"]])
         paths = list(map(tuple, json.loads("[[" + "],[".join(keys) + "]]")))
-        counts = list(map(int, map(float, counts)))  # "3" or, written by some statements, "3.000000"
+        numbers = list(map(int, map(float, counts)))  # "3" or, written by some statements, "3.000000"
         names = [tuple(map(self._name_of.get, path)) for path in paths]
         stamps = _Stamps()
         seen_by = found.get("witnesses")
-        result = list(map(Simplex._trusted, paths, names, [kind[1:] if kind else None for kind in kinds], counts,
+        result = list(map(Simplex._trusted, paths, names, [kind[1:] if kind else None for kind in kinds], numbers,
                           map(stamps.__getitem__, firsts), map(stamps.__getitem__, lasts),
                           [tuple(sorted(w)) for w in seen_by] if seen_by else repeat(()),
                           [json.loads(meta) if meta else {} for meta in metas]))
@@ -244,7 +245,7 @@ class Complex:
             for i in unnamed:
                 result[i] = replace(result[i], names=tuple(self._name_of.get(v) or str(v) for v in result[i].vids))
         # largest first, then most observed, then by key (the statement returns them unordered)
-        ranks = list(zip(map(neg, map(len, paths)), map(neg, counts), keys))
+        ranks = list(zip(map(neg, map(len, paths)), map(neg, numbers), keys))
         order = sorted(range(len(result)), key=ranks.__getitem__)
         return [result[i] for i in order[:limit or None]]
 

@@ -106,11 +106,11 @@ class Embedder:
 
             self.model.to(torch.bfloat16)
             for module in self.model:  # sentence-transformers >= 6 reads this per call
-                if isinstance(getattr(module, "processing_kwargs", None), dict):
-                    text = module.processing_kwargs.setdefault("text", {})
-                    text["pad_to_multiple_of"] = PAD_TOKENS
+                kwargs = getattr(module, "processing_kwargs", None)
+                if isinstance(kwargs, dict):
+                    kwargs.setdefault("text", {})["pad_to_multiple_of"] = PAD_TOKENS
         dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        self.dimensions = int(dimension())
+        self.dimensions = int(dimension() or 0)
 
     def embed(self, texts: Sequence[str], threads: int | None = None) -> np.ndarray:
         """`threads` caps torch's threads for this call (default: one for a few texts, else

@@ -154,13 +154,15 @@ DATE_HEADER = re.compile(r"^\s*(?:#+\s*|\[|-{2,}\s*)?(.*?)(?:\]|\s*-{2,})?\s*$")
 def read_text(raw: str, source: str) -> list[Turn]:
     """`Speaker: text` lines; a blank line starts a new session, and a line that is only a
     date (e.g. `## 8 May 2023` or `[2023-05-08 13:56]`) starts one on that date."""
-    turns, session, date, fresh = [], 1, None, False
+    turns: list[Turn] = []
+    session, date, fresh = 1, None, False
     for number, text in enumerate(raw.splitlines(), start=1):
         if not text.strip():
             fresh = bool(turns)
             continue
         match = SPEAKER_LINE.match(text)
-        header_date = None if match and not _looks_like_date(text) else _parse_date(DATE_HEADER.match(text)[1])
+        header = DATE_HEADER.match(text)
+        header_date = None if match and not _looks_like_date(text) or header is None else _parse_date(header[1])
         if header_date is not None:
             session, date, fresh = session + (1 if turns else 0), header_date, False
             continue

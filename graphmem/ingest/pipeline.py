@@ -87,7 +87,7 @@ def ingest(store: Store, models: Models, source: Source, *, user: str, format: s
                     continue
                 pending.append(writer.submit(write_batch, store, cx, plan, summary, clock))
                 if progress:
-                    pending[-1].add_done_callback(lambda _, n=len(batch), name=name: progress(name, n))
+                    pending[-1].add_done_callback(_reporter(progress, name, len(batch)))
                 while len(pending) > WRITES_IN_FLIGHT:
                     pending.pop(0).result()
         for future in pending:
@@ -97,6 +97,10 @@ def ingest(store: Store, models: Models, source: Source, *, user: str, format: s
         finish(store, cx, {session_key(name, t) for name, turns in transcripts for t in turns}, summary, clock)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _reporter(progress: Progress, name: str, turns: int) -> Callable[[Future], None]:
+    return lambda _: progress(name, turns)
 
 
 def read_sources(source: Source, format: str | None = None) -> list[tuple[str, list[Turn]]]:

@@ -78,7 +78,10 @@ class Resolver:
                 self._alias(entity, name)
             out[(name, kind)] = entity
         for name, kind in mentions:  # a later spelling of a name created in this batch
-            out.setdefault((name, kind), self._exact(name))
+            if (name, kind) not in out:
+                later = self._exact(name)
+                assert later is not None  # every pending name was added or aliased above
+                out[(name, kind)] = later
         return out
 
     def _alias(self, entity: Entity, name: str) -> None:
@@ -108,7 +111,7 @@ class Resolver:
         if missing:
             for entity, vector in zip(missing, self.embed([e.name for e in missing])):
                 entity.vector = vector
-        matrix = np.stack([e.vector for e in known])
+        matrix = np.stack([e.vector for e in known if e.vector is not None])
         scores = vectors @ matrix.T
         out = {}
         for (name, kind), row in zip(named, scores):

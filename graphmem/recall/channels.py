@@ -79,7 +79,9 @@ class Semantic:
     """The memories nearest the question's topic by the memory vector index, ranked by
     `similarity` (the named people's a little first, SPEAKER_PRIOR)."""
 
-    name, needs, boosts = "semantic", ("vector",), False
+    name = "semantic"
+    needs: tuple[str, ...] = ("vector",)
+    boosts = False
 
     def rank(self, ask: Ask) -> Ranked:
         a, depth = ask.analysis, ask.depth
@@ -99,7 +101,9 @@ class Lexical:
     """BM25 over the user's term postings. A word in more than FANOUT memories is not walked: it
     only adds its share to the memories the other channels found."""
 
-    name, needs, boosts = "lexical", ("words",), True
+    name = "lexical"
+    needs: tuple[str, ...] = ("words",)
+    boosts = True
 
     def rank(self, ask: Ask) -> Ranked:
         a, depth = ask.analysis, ask.depth
@@ -114,7 +118,9 @@ class EntityChannel:
     An entity with more than FANOUT mentions only adds its weight to the memories the other
     channels found."""
 
-    name, needs, boosts = "entity", ("entities",), True
+    name = "entity"
+    needs: tuple[str, ...] = ("entities",)
+    boosts = True
 
     def rank(self, ask: Ask) -> Ranked:
         a, depth = ask.analysis, ask.depth
@@ -142,7 +148,9 @@ class Simplicial:
     simplex, fuller overlap with the query first, then turn over session witnesses, then more
     observations, then lower dimension (a tighter co-occurrence)."""
 
-    name, needs, boosts = "simplicial", ("entities",), False
+    name = "simplicial"
+    needs: tuple[str, ...] = ("entities",)
+    boosts = False
 
     def rank(self, ask: Ask) -> Ranked:
         vids = sorted(ask.analysis.specific_vids())
@@ -167,7 +175,9 @@ class Temporal:
     """Memories whose session date or referred-to time falls in the question's time range,
     those mentioning its entities first."""
 
-    name, needs, boosts = "temporal", ("time_range",), False
+    name = "temporal"
+    needs: tuple[str, ...] = ("time_range",)
+    boosts = False
 
     def rank(self, ask: Ask) -> Ranked:
         a = ask.analysis
@@ -183,7 +193,9 @@ class Answer:
     the people it names, closest to the question's topic first (they are all the named people's:
     their names would weigh alike)."""
 
-    name, needs, boosts = "answer", ("answer_kinds",), False
+    name = "answer"
+    needs: tuple[str, ...] = ("answer_kinds",)
+    boosts = False
 
     def rank(self, ask: Ask) -> Ranked:
         a = ask.analysis

@@ -61,9 +61,9 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, settings.recall_rrf_k)
     share = settings.recall_neighbour_share if neighbours else 0.0
     candidates = gather(store, user, analysis, rankings, fused, cosines, k, share)
-    ranked = order(candidates, ranker)
+    best = order(candidates, ranker)
     reranker = models.cross_encoder()
-    top = ranked[:k * (RERANK_POOL if settings.rerank_model else 1)]
+    top = best[:k * (RERANK_POOL if settings.rerank_model else 1)]
     where = {uid: i for i, uid in enumerate(candidates.uids)}
     why = dict(zip((uid for uid, _ in top), ranker.explain(candidates, [where[uid] for uid, _ in top]))) \
         if ranker and top else {}
@@ -142,7 +142,7 @@ def order(candidates: Candidates, ranker: Ranker | None) -> list[tuple[str, floa
     """The candidates, best first, with their scores (ties to the smaller uid). Without a
     ranker: by fused score with the neighbours' inheritance."""
     if ranker is None:
-        column = candidates.matrix[:, candidates.names.index("fused_with_neighbours")] if candidates.uids else []
+        column = candidates.matrix[:, candidates.names.index("fused_with_neighbours")]
         scores = dict(zip(candidates.uids, map(float, column)))
     else:
         scores = dict(zip(candidates.uids, map(float, ranker.scores(candidates))))
