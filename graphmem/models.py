@@ -42,9 +42,9 @@ def _model_source(name: str) -> str:
 
 def resolve_precision(precision: str) -> str:
     """"auto" is bfloat16 where the CPU multiplies it natively (AMX or AVX512-BF16), float32
-    elsewhere (bfloat16 is emulated there, and slower). On such a CPU all-MiniLM-L6-v2 embeds
-    ~3x faster in bfloat16, and its vectors, normalised in float32, keep a cosine above 0.9999
-    to the float32 ones (README "Settings")."""
+    elsewhere (bfloat16 is emulated there, and slower). Where it is native, bfloat16 embeds
+    several times faster, and its vectors, normalised in float32, stay within rounding of the
+    float32 ones (docs/tuning.md)."""
     if precision != "auto":
         return precision
     import torch
@@ -56,10 +56,10 @@ def resolve_precision(precision: str) -> str:
         return "float32"
 
 
-SMALL_BATCH = 8  # a query's few texts: one torch thread is ~40x faster than several waiting on each other
+SMALL_BATCH = 8  # a query's few texts: one torch thread beats several that wait on each other
 # In bfloat16, oneDNN builds and caches a kernel per input shape (up to 1,024 of them, each with
-# its own buffers): ingest's batches of every size and token length grew a process by ~2.5 GB
-# over 10^5 turns. Padding the tokens to a multiple of PAD_TOKENS and a batch past SMALL_BATCH
+# its own buffers): ingest's batches of every size and token length would grow a process
+# by gigabytes over a long ingest. Padding the tokens to a multiple of PAD_TOKENS and a batch past SMALL_BATCH
 # to a multiple of PAD_BATCH keeps the shapes few (padding tokens are masked out, so the vectors
 # do not change), and reusing kernels is faster than building them.
 PAD_TOKENS, PAD_BATCH = 16, 8

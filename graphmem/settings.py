@@ -14,8 +14,8 @@ from .errors import ConfigError
 PRECISIONS = ("auto", "float32", "bfloat16")  # of the embedding model's arithmetic (models.resolve_precision)
 
 ENV_PREFIX = "GRAPHMEM_"
-# Tuned once on the LoCoMo development split, one set for every type (per-type sets fit that
-# split better and new conversations worse); see README "Recall quality".
+# One set for every question type: per-type sets fit the data they were tuned on better and new
+# conversations worse (docs/tuning.md).
 _WEIGHTS = {"semantic": 1.0, "lexical": 0.5, "entity": 0.5, "simplicial": 0.25, "temporal": 1.0, "answer": 0.5}
 RECALL_WEIGHTS = {t: dict(_WEIGHTS) for t in ("single-hop", "multi-hop", "temporal", "open-domain")}
 
@@ -37,8 +37,8 @@ class Settings:
     entity_merge_threshold: float = 0.88  # cosine of two names of one kind that makes them one entity
     witness_window: float = 0.0  # seconds; > 0 also adds one simplex per time window of that length
     ingest_batch: int = 128  # turns per parse / embed / write step
-    # each sentence of a turn of several is embedded too, and recall reads it (LoCoMo multi-hop
-    # All@10 0.310 -> 0.324 held out); about 2.6 more texts to embed and vectors to store per turn
+    # each sentence of a turn of several is embedded too, and recall reads it (a fact in one
+    # sentence of a long turn is diluted in the turn's vector); a few more texts to embed per turn
     sentence_views: bool = True
     # recall: reciprocal-rank-fusion weight of each channel, per query type (JSON in the env)
     recall_weights: dict = field(default_factory=lambda: {t: dict(w) for t, w in RECALL_WEIGHTS.items()})

@@ -125,7 +125,7 @@ class Simplex:
     @classmethod
     def _trusted(cls, vids, names, kind, count, first_seen, last_seen, witnesses, meta) -> "Simplex":
         """Built without the frozen dataclass's __init__, which sets each field through
-        object.__setattr__ (1.4 against 0.45 µs): cofaces build thousands per call. Only for
+        object.__setattr__ (about three times slower): cofaces build thousands per call. Only for
         fields already of the right types."""
         simplex = object.__new__(cls)
         simplex.__dict__.update(vids=vids, names=names, kind=kind, count=count, first_seen=first_seen,
