@@ -3,11 +3,11 @@
 // Candidates are the trie nodes labelled with the largest vertex (its L_j list: the nodes
 // with a LABEL edge to that entity) at depth >= |vids| whose path holds every vertex; each
 // stored node below them is a coface. Reached from the entity, not by the (user_id, vertex)
-// index on SimplexNode: one key seek into the far smaller Entity index (p50 0.17 against
-// 0.32 ms on the server at 10^5 simplices, bench/README.md). The path test sits in WITH:
-// FalkorDB 4.16 otherwise applied it only after walking every candidate's subtree.
-// Unsorted: FalkorDB's sort cost 1.4 us a row, a third of a 2,000-simplex search; the client
-// sorts the split rows in a fraction of that.
+// index on SimplexNode: one key seek into the far smaller Entity index (faster on the server,
+// bench/README.md). The path test sits in WITH: FalkorDB 4.16 otherwise applied it only after
+// walking every candidate's subtree.
+// Unsorted: FalkorDB's sort was a large share of a big search; the client sorts the split rows
+// in a fraction of that (bench/README.md).
 // One row, not a row per simplex: a result can hold thousands of simplices, and both the
 // server's reply and the client's parsing cost per value (FalkorDB's compact format sends a
 // type with each value). So each simplex is one string, its `packed` property, which

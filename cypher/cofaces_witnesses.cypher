@@ -7,7 +7,8 @@ WITH c WHERE all(v IN $vids WHERE v IN c.path)
 MATCH (s)-[:PARENT*0..]->(c)
 WHERE s.count > 0
 // witnesses by OPTIONAL MATCH + collect: on FalkorDB 4.16 a pattern comprehension here cost
-// 2.5x the whole search on a 10^4-simplex result, even with no WITNESSED_BY edge at all
+// more than the whole search on a large result, even with no WITNESSED_BY edge at all
+// (bench/README.md)
 OPTIONAL MATCH (s)-[:WITNESSED_BY]->(m)
 WITH s, collect(m.uid) AS witnesses
 RETURN collect(s.packed) AS rows,

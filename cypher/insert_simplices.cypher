@@ -13,8 +13,8 @@
 // Each L_j list (the trie nodes of one label at one depth) is a NEXT_SAME_LABEL list, newest
 // first, its head marked by `ring_head`: new nodes are put in front of the old head, so an
 // insert creates edges and deletes none, and never reads a list (on FalkorDB 4.16 reading or
-// deleting a link of a relation matrix with pending changes synced it first: a ring splice
-// was 4.4 of a single insert's 5.7 ms at 10^5 simplices, bench/README.md).
+// deleting a link of a relation matrix with pending changes synced it first: a ring splice was
+// most of a single insert's time, bench/README.md).
 // params: user_id, vids, nodes, words, sep
 // mode: write
 UNWIND $vids AS v

@@ -3,15 +3,16 @@
 // entities of $kinds (a place, a title). Such memories are few and hold much of the evidence of list questions
 // ("Which cities has John been to?"), whose words the evidence ("Chicago") does not share.
 // The walk is bounded as the memory grows: the rarest of those entities first, while their
-// mentions add up to at most $fanout (at 10^5 memories the places alone had thousands, and
-// this statement took 27 ms at p95 without the bound).
+// mentions add up to at most $fanout (a large memory holds thousands of places: walking them all
+// grew this statement's latency with the memory, bench/README.md).
+// Ties are broken by vid and uid, so that every backend walks and ranks the same memories.
 // Neo4j scores cosine as (1 + cos) / 2: mapped back to cos, as FalkorDB gives it.
 // params: user_id, kinds, speakers, vector, fanout, limit
 // mode: read
 MATCH (e:Entity {user_id: $user_id})
 WHERE e.kind IN $kinds
 WITH e, coalesce(e.frequency, 1) AS mentions
-ORDER BY mentions
+ORDER BY mentions, e.vid
 WITH collect([e, mentions]) AS found
 UNWIND reduce(acc = [0, []], x IN found |
          CASE WHEN acc[0] + x[1] <= $fanout THEN [acc[0] + x[1], acc[1] + [x[0]]] ELSE acc END)[1] AS e
@@ -19,5 +20,5 @@ MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(e)
 WHERE (size($speakers) = 0 OR m.speaker IN $speakers) AND m.embedding IS NOT NULL
 WITH DISTINCT m
 RETURN m.uid AS uid, 2 * vector.similarity.cosine(m.embedding, $vector) - 1 AS score
-ORDER BY score DESC
+ORDER BY score DESC, uid
 LIMIT $limit

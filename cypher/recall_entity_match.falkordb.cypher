@@ -1,6 +1,6 @@
 // recall_entity_match (FalkorDB): exact cosine over the user's entity name embeddings.
 // The query vectors are made vecf32 once, first: vecf32($param) in a row's expression is made
-// again for every row (recall_semantic on LoCoMo: 8.0 ms a question that way, 4.6 hoisted).
+// again for every row (bench/README.md).
 // params: user_id, vector, limit
 // mode: read
 WITH vecf32($vector) AS mention
@@ -8,5 +8,5 @@ MATCH (e:Entity {user_id: $user_id})
 WHERE e.embedding IS NOT NULL
 RETURN e.vid AS vid, e.name AS name, e.kind AS kind, e.frequency AS frequency,
        1.0 - vec.cosineDistance(e.embedding, mention) AS score
-ORDER BY score DESC
+ORDER BY score DESC, vid
 LIMIT $limit

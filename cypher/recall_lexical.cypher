@@ -3,6 +3,7 @@
 // graph, so every backend ranks the same way and one user's words never weigh another's.
 // A word in more than $max_df memories is not walked (it weighs little and costs its whole
 // posting list): recall_lexical_boost.cypher adds its share to the other channels' candidates.
+// Equal scores are ranked by uid, alike on every backend.
 // params: user_id, terms, max_df, limit
 // mode: read
 MATCH (u:User {id: $user_id})
@@ -13,5 +14,5 @@ WITH u, t, log(1.0 + (coalesce(u.memories, t.df) - t.df + 0.5) / (t.df + 0.5)) A
 MATCH (t)<-[h:HAS_TERM]-(m:Memory)
 WITH m, sum(idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * m.length / coalesce(u.avg_length, 10.0)))) AS score
 RETURN m.uid AS uid, score
-ORDER BY score DESC
+ORDER BY score DESC, uid
 LIMIT $limit

@@ -2,7 +2,7 @@
 // whole turn and its best sentence, with the question and with its topic), for the candidates
 // the semantic channel did not rank.
 // The query vectors are made vecf32 once, first: vecf32($param) in a row's expression is made
-// again for every row (recall_semantic on LoCoMo: 8.0 ms a question that way, 4.6 hoisted).
+// again for every row (bench/README.md).
 // params: user_id, uids, vector, topic
 // mode: read
 WITH vecf32($vector) AS question, vecf32($topic) AS topic

@@ -1,4 +1,11 @@
 // schema: uniqueness rules and indexes, idempotent (every statement says IF NOT EXISTS).
+// The vector indexes only find recall's candidates: the recall statements compute each cosine
+// exactly. Quantization is off (on by default since Neo4j 5.23) so that the candidates are the
+// nearest by exact cosine, as FalkorDB's unquantized index finds them. `vector.quantization.enabled`
+// came with Neo4j 5.23 (with `vector.hnsw.m` and `vector.hnsw.ef_construction`): 5.13-5.22
+// reject it as an unknown index setting, as they reject insert_simplices.cypher's
+// `CALL (a, b) { }`, so graphmem needs Neo4j 5.23 or later. An index made before this line keeps
+// its settings (IF NOT EXISTS): drop it to remake it.
 // params: dimensions
 // mode: write
 CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.id IS UNIQUE;
@@ -15,8 +22,10 @@ CREATE INDEX memory_time IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.observed_
 CREATE INDEX memory_refers_to IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.refers_to);
 CREATE INDEX memory_speaker IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.speaker);
 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON (m.embedding)
-  OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine'}};
+  OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON (e.embedding)
-  OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine'}};
+  OPTIONS {indexConfig: {`vector.dimensions`: toInteger($dimensions), `vector.similarity_function`: 'cosine',
+                         `vector.quantization.enabled`: false}};
 CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (m:Memory) ON EACH [m.text, m.restated];
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.alias_text]

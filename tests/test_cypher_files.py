@@ -48,8 +48,57 @@ def test_neo4j_cosines_are_mapped_back_to_cos(path):
     body = "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
     for call in re.finditer(r"vector\.similarity\.cosine\(", body):
         assert body[:call.start()].endswith("2 * "), f"{path.name}: {body[call.start():call.start() + 60]}"
-    if "db.index.vector.queryNodes" in body:
+        assert body[call.end():].split(")", 1)[1].startswith(" - 1"), f"{path.name}: {body[call.start():call.start() + 60]}"
+    if re.search(r"db\.index\.vector\.queryNodes\(.*YIELD[^\n]*\bscore\b", body):
         assert re.search(r"2 \* score - 1", body), f"{path.name}: the index's score is not mapped back"
+
+
+def _body(path: Path) -> str:
+    return "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
+
+
+INDEX_CALL = re.compile(r"CALL db\.index\.vector\.queryNodes\('\w+', \$\w+, (\$\w+)\) YIELD ([^\n]*)")
+
+
+@pytest.mark.parametrize("path", [p for p in NEO4J_FILES if "db.index.vector.queryNodes" in _body(p)],
+                         ids=lambda p: p.name)
+def test_neo4j_vector_index_gives_candidates_not_scores(path):
+    """A Neo4j vector index is quantized by default (5.23+), so the score it yields is approximate
+    (0.519 where the cosine is 0.517) and a floor or a ranking applied to it drifts from FalkorDB's.
+    A file that queries one yields the node only and computes the cosine exactly, with
+    vector.similarity.cosine over the query vector it searched with (no Neo4j server needed)."""
+    body = _body(path)
+    calls = INDEX_CALL.findall(body)
+    assert calls and len(calls) == body.count("db.index.vector.queryNodes"), f"{path.name}: unexpected index call"
+    for vector, yielded in calls:
+        names = {name.split(" AS ")[-1].strip() for name in yielded.split(",")}
+        assert "score" not in yielded, f"{path.name}: yields the index's approximate score ({yielded})"
+        assert len(names) == 1, f"{path.name}: yields {yielded}"
+        assert re.search(rf"vector\.similarity\.cosine\(\w+\.embedding, {re.escape(vector)}\)", body), (
+            f"{path.name}: no exact cosine against {vector}, the vector it searched with")
+
+
+# ORDER BY keys that are unique where they are used, so no tie can occur.
+UNIQUE_ORDER = {
+    ("insert_simplices", "v"),  # $vids holds each vertex once
+    ("insert_simplices", "i"),  # each trie node's own position in $nodes
+    ("stats", "dimension"),  # the grouping key
+    ("remove", "a.depth DESC"),  # deepest first for the reduce; nodes of one depth are independent
+}
+STABLE_KEY = re.compile(r"(?:\b\w+\.)?\b(uid|vid|key)(?: ASC)?$")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_orderings_break_ties_by_a_stable_key(path):
+    """Every ORDER BY (a ranking, a LIMIT, a bounded walk) ends in a unique, stable key (uid, vid,
+    a simplex's key), so that equal scores are ordered the same way on FalkorDB and Neo4j (whose
+    orders for ties differ, and with them the top k)."""
+    for match in re.finditer(r"ORDER BY (.+)$", _body(path), re.MULTILINE):
+        keys = match[1].strip()
+        last = keys.rsplit(",", 1)[-1].strip()
+        if (path.name.split(".")[0], keys) in UNIQUE_ORDER:
+            continue
+        assert STABLE_KEY.search(last), f"{path.name}: ORDER BY {keys} has no stable tie-break"
 
 
 def test_loader_strips_comments_and_picks_the_dialect():
