@@ -90,3 +90,15 @@ def test_lower_layers_never_reach_for_the_facade():
     for name in below:
         assert "graphmem.memory" not in imports(name, known[name], known), name
         assert "graphmem" not in imports(name, known[name], known), name
+
+
+def test_every_statement_declares_whether_it_reads_or_writes_and_says_true():
+    import re
+
+    from graphmem import queries
+
+    clause = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE|DETACH)\b|createNodeIndex", re.IGNORECASE)
+    for path in sorted(queries.cypher_dir().glob("*.cypher")):
+        name, _, dialect = path.name[: -len(".cypher")].partition(".")
+        query = queries.load(name, dialect or "neo4j")
+        assert query.read_only != bool(clause.search(query.text)), f"{path.name}: its `// mode:` line is wrong"
