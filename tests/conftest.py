@@ -1,5 +1,15 @@
 """One suite, every backend: embedded FalkorDB always; Neo4j when GRAPHMEM_TEST_NEO4J_URI
-is set or testcontainers finds a Docker engine (skipped with the reason otherwise)."""
+is set or testcontainers finds a Docker engine (skipped with the reason otherwise).
+
+Neo4j: GRAPHMEM_TEST_NEO4J_URI (bolt://HOST:7687 or neo4j://HOST:7687) names a running Neo4j
+5.23 or later, and GRAPHMEM_NEO4J_USER and GRAPHMEM_NEO4J_PASSWORD its credentials (no default
+password: a fresh Neo4j refuses its initial "neo4j" until it is changed). With the URI set but
+either variable missing, the Neo4j tests are skipped and say which. docker/docker-compose.yml
+starts one with its password set:
+    docker compose -f docker/docker-compose.yml up -d
+    export GRAPHMEM_NEO4J_USER=neo4j GRAPHMEM_NEO4J_PASSWORD=graphmem-secret
+    GRAPHMEM_TEST_NEO4J_URI=bolt://localhost:7687 .venv/bin/python -m pytest -q
+Without the URI, testcontainers starts neo4j:5.26 where a Docker engine answers."""
 
 from __future__ import annotations
 
@@ -19,6 +29,11 @@ LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10_v2"
 def _neo4j_target() -> tuple[str | None, str]:
     uri = os.environ.get("GRAPHMEM_TEST_NEO4J_URI")
     if uri:
+        missing = [name for name in ("GRAPHMEM_NEO4J_USER", "GRAPHMEM_NEO4J_PASSWORD") if not os.environ.get(name)]
+        if missing:
+            unset = " and ".join(missing) + (" is" if len(missing) == 1 else " are")
+            return None, (f"no Neo4j credentials: GRAPHMEM_TEST_NEO4J_URI is set but {unset} not "
+                          f"(docker/docker-compose.yml sets neo4j / graphmem-secret)")
         return uri, ""
     try:
         import docker  # testcontainers' dependency
@@ -50,9 +65,9 @@ def neo4j_uri():
         return
     from testcontainers.neo4j import Neo4jContainer
 
-    with Neo4jContainer("neo4j:5") as container:
-        os.environ.setdefault("GRAPHMEM_NEO4J_USER", container.username)
-        os.environ.setdefault("GRAPHMEM_NEO4J_PASSWORD", container.password)
+    with Neo4jContainer("neo4j:5.26") as container:  # its own credentials, whatever the environment says
+        os.environ["GRAPHMEM_NEO4J_USER"] = container.username
+        os.environ["GRAPHMEM_NEO4J_PASSWORD"] = container.password
         yield container.get_connection_url()
 
 
@@ -67,7 +82,7 @@ def mem(backend, home, request) -> Memory:
         memory = Memory(settings=Settings(home=home))
     else:
         uri = request.getfixturevalue("neo4j_uri")
-        auth = (os.environ.get("GRAPHMEM_NEO4J_USER", "neo4j"), os.environ.get("GRAPHMEM_NEO4J_PASSWORD", "neo4j"))
+        auth = (os.environ["GRAPHMEM_NEO4J_USER"], os.environ["GRAPHMEM_NEO4J_PASSWORD"])  # see _neo4j_target, neo4j_uri
         memory = Memory(settings=Settings(uri=uri), auth=auth)
     yield memory
     memory.close()
