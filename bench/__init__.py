@@ -1,4 +1,6 @@
-"""graphmem's benchmarks: `python -m bench perf [--quick] [--out DIR]` or `graphmem bench perf`.
+"""graphmem's benchmarks: `python -m bench perf [--quick] [--out DIR]` or `graphmem bench perf`
+for speed; `python -m bench locomo FILE...` or `graphmem bench locomo FILE...` for retrieval
+quality (`bench.locomo`: the harness and baselines; `bench.locomo_run`: graphmem in it).
 
 A section is one module with `run(quick: bool, out: Path) -> dict`, listed in SECTIONS; `perf`
 runs them all (or those named with --only), writes every figure to OUT/perf.json, one PNG per
@@ -11,7 +13,7 @@ import json
 import time
 from pathlib import Path
 
-# name -> module; add ingest and recall sections here when mem.ingest / mem.recall exist
+# name -> module, in the order `perf` runs them
 SECTIONS: list[tuple[str, str]] = [
     ("simplices", "bench.simplices"),
     ("ingest", "bench.ingest"),

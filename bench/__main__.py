@@ -1,4 +1,6 @@
-"""python -m bench perf [--quick] [--out DIR] [--only SECTION]"""
+"""python -m bench perf [--quick] [--out DIR] [--only SECTION]
+python -m bench locomo FILE... [--k 5,10,20] [--json OUT] [--plot PNG] [--ablations] [--cross-validate]
+                               [--fit-ranker OUT] [--home DIR]"""
 
 from __future__ import annotations
 
@@ -16,8 +18,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="N up to 10^4 and fewer queries (under 5 minutes)")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"where JSON and PNGs go (default {DEFAULT_OUT})")
     p.add_argument("--only", action="append", choices=[name for name, _ in SECTIONS], help="run only this section")
+    lo = commands.add_parser("locomo", help="Recall@k and All@k on LoCoMo conversations, next to BM25 and dense")
+    lo.add_argument("paths", nargs="+", metavar="FILE", help="LoCoMo conversation files")
+    lo.add_argument("--k", dest="ks", default="5,10,20", help="comma-separated cut-offs (default 5,10,20)")
+    lo.add_argument("--json", dest="json_out", help="write the figures here")
+    lo.add_argument("--plot", dest="plot_out", help="write a PNG bar plot here")
+    lo.add_argument("--ablations", action="store_true", help="also run graphmem without each channel")
+    lo.add_argument("--cross-validate", action="store_true",
+                    help="also rank each conversation with a ranker fit on the other conversations only")
+    lo.add_argument("--fit-ranker", dest="fit_out", help="fit the recall ranker on these conversations, write it here")
+    lo.add_argument("--home", help="embedded database directory (default: a fresh temporary one)")
+    lo.add_argument("--uri", help="backend URI (default: GRAPHMEM_URI, else the embedded database)")
     args = parser.parse_args(argv)
-    perf(quick=args.quick, out=args.out, only=args.only)
+    if args.command == "perf":
+        perf(quick=args.quick, out=args.out, only=args.only)
+        return 0
+    from graphmem.errors import GraphmemError
+
+    from .locomo_run import run
+
+    try:
+        run(args.paths, ks=args.ks, ablations=args.ablations, cross_validate=args.cross_validate,
+            fit_out=args.fit_out, home=args.home, uri=args.uri, json_out=args.json_out, plot_out=args.plot_out)
+    except GraphmemError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from graphmem import Memory, Settings
 from graphmem.drivers.embedded import EmbeddedServer
-from graphmem.evaluation.locomo import turn_text
+from .locomo import turn_text
 from graphmem.ingest import read_transcript
 from graphmem.models import resolve_precision
 
@@ -56,7 +56,7 @@ def _ingest_files(files: list[Path], precision: str) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="graphmem-bench-ingest-") as home:
         mem = Memory(settings=Settings(home=Path(home), embedding_precision=precision))
-        embedder, _ = mem.embedder(), mem.nlp()  # loaded before the clocks start
+        embedder, _ = mem.models.embedder(), mem.models.nlp()  # loaded before the clocks start
         embedder.embed(["warm up the model"] * 8)
         try:
             for path in files:

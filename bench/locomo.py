@@ -3,12 +3,13 @@ for any number of retrieval systems measured in the same run (graphmem, its abla
 BM25 and dense MiniLM baselines over the raw turns).
 
 Data: LoCoMo (Maharana et al., ACL 2024, arXiv:2402.17753), CC BY-NC 4.0: evaluate with it,
-never ship it. Turns come from `graphmem.ingest.formats.read_transcript`, the parser ingestion
+never ship it. Turns come from `graphmem.ingest.read_transcript`, the parser ingestion
 uses; only the raw turns (speaker, text, image caption) are retrieved over. The files'
 `observation`, `summary` and `events_*` fields are generated or annotated, never indexed here.
 
 Each question is asked once per system with k = max(ks); Recall@k and All@k for smaller k are
-read from the prefix of that ranking.
+read from the prefix of that ranking. graphmem itself as a system, and the run behind
+`graphmem bench locomo`, are in `bench.locomo_run`.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Mapping, P
 
 import numpy as np
 
-from ..errors import ConfigError, InputError
+from graphmem.errors import ConfigError, InputError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ..ingest.formats import Turn
-    from ..recall.ranker import Candidates, Example
+    from graphmem.ingest import Turn
+    from graphmem.recall.ranker import Candidates, Example
 
 CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 SCORED_CATEGORIES: tuple[int, ...] = (1, 2, 3, 4)
@@ -206,7 +207,7 @@ class Conversation:
 
 
 def _read_turns(path: Path) -> list["Turn"]:
-    from ..ingest.formats import read_transcript
+    from graphmem.ingest import read_transcript
 
     return list(read_transcript(path, format="locomo"))
 
@@ -281,14 +282,14 @@ class LemmaTokenizer:
 
     def __init__(self, models: Sequence[str] | None = None):
         if models is None:
-            from ..settings import Settings
+            from graphmem.settings import Settings
 
             models = Settings.from_env().spacy_models
         self.models = tuple(models)
 
     @property
     def nlp(self):
-        from ..models import nlp
+        from graphmem.models import nlp
 
         return nlp(self.models)
 
@@ -348,7 +349,7 @@ class Dense:
 
     def __init__(self, model: str | None = None):
         if model is None:
-            from ..settings import Settings
+            from graphmem.settings import Settings
 
             model = Settings.from_env().embedding_model
         self.model = model
@@ -356,7 +357,7 @@ class Dense:
 
     @property
     def embedder(self):
-        from ..models import embedder
+        from graphmem.models import embedder
 
         return embedder(self.model)
 
@@ -745,7 +746,7 @@ def ranker_examples(mem, collected: Sequence[CollectedQuestion], records: Sequen
                     ) -> tuple[list["Example"], list[list[str]]]:
     """Each collected question's candidates labelled with its evidence (questions in the order
     they were asked, as the records are), and each candidate's source id."""
-    from ..recall.ranker import Example
+    from graphmem.recall.ranker import Example
 
     if len(collected) != len(records):
         raise ValueError(f"{len(collected)} collected questions for {len(records)} records")
@@ -761,7 +762,7 @@ def ranker_examples(mem, collected: Sequence[CollectedQuestion], records: Sequen
 
 def held_out_ranker_rankings(examples: Sequence["Example"], sources: Sequence[Sequence[str]]) -> list[list[str]]:
     """Each question's candidates (as source ids) ordered by a ranker fit without its conversation."""
-    from ..recall.ranker import held_out_rankings
+    from graphmem.recall.ranker import held_out_rankings
 
     out = []
     for example, ids, ranked in zip(examples, sources, held_out_rankings(examples)):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from graphmem import Memory, Settings
-from graphmem.evaluation import evidence_misses
+from bench.locomo import evidence_misses
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

@@ -1,4 +1,4 @@
-"""Recall latency end to end (`mem.recall(q, user, k=10)`, query embedding included) at 10^3,
+"""Recall latency end to end (`mem.recall(q, user=user, k=10)`, query embedding included) at 10^3,
 10^4 and 10^5 memories, with the time of each stage from `Recollection.timings`.
 
 Data: synthetic conversations re-mixed from the development LoCoMo turns (examples/chat.txt
@@ -155,13 +155,13 @@ def _server_rss(home: Path) -> dict:
 
 
 def measure(mem: Memory, questions: list[str]) -> dict:
-    embedder = mem.embedder()
+    embedder = mem.models.embedder()
     for q in questions[:WARM]:
-        mem.recall(q, USER, k=10)  # untimed: caches, the server's pages
+        mem.recall(q, user=USER, k=10)  # untimed: caches, the server's pages
     wall, stages, embed, hits = [], {s: [] for s in STAGES + ("other",)}, [], []
     for q in questions:
         t0 = time.perf_counter()
-        got = mem.recall(q, USER, k=10)
+        got = mem.recall(q, user=USER, k=10)
         wall.append((time.perf_counter() - t0) * 1000)
         hits.append(len(got.memories))
         for s in STAGES:
@@ -189,7 +189,7 @@ def run(quick: bool, out: Path) -> dict:
     with (contextlib.nullcontext(kept) if kept else tempfile.TemporaryDirectory(prefix="graphmem-bench-recall-")) as tmp:
         home = Path(tmp)
         mem = Memory(settings=Settings(home=home))
-        embedder, _ = mem.embedder(), mem.nlp()  # loaded before any clock starts
+        embedder, _ = mem.models.embedder(), mem.models.nlp()  # loaded before any clock starts
         embedder.embed(["warm up the model"] * 8)
         already = _stored(mem)  # what a kept store holds from an earlier run
         try:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from graphmem.cli import main
+from graphmem.drivers.embedded import EmbeddedServer
 
 
 @pytest.fixture
@@ -76,3 +81,183 @@ def test_ingest_then_recall_and_gaps_from_the_command_line(invoke, user):
     assert "Emma" in gaps["entities"] and gaps["gaps"]
     asked = invoke("recall", "Where did I adopt my puppy?", "--as", "Alice", "--user", user, "--k", "1")
     assert asked.exit_code == 0 and "topic: Where did adopt puppy?" in asked.output and "Lisbon" in asked.output
+
+
+# -- connection options: before the command, after it, and from the environment ------------
+
+
+def test_uri_before_the_command_and_after_it(invoke, monkeypatch):
+    """The one after the command wins, over the group's and over GRAPHMEM_URI."""
+    before = CliRunner().invoke(main, ["--uri", "gopher://x", "stats"])
+    assert before.exit_code == 1 and "unsupported URI 'gopher://x'" in before.output
+    after = CliRunner().invoke(main, ["--uri", "gopher://x", "stats", "--uri", "bolt://127.0.0.1:9"])
+    assert after.exit_code == 1 and "cannot reach Neo4j" in after.output
+    monkeypatch.setenv("GRAPHMEM_URI", "gopher://from-env")
+    from_env = CliRunner().invoke(main, ["stats"])
+    assert from_env.exit_code == 1 and "gopher://from-env" in from_env.output
+    over_env = CliRunner().invoke(main, ["--uri", "gopher://given", "stats"])
+    assert over_env.exit_code == 1 and "gopher://given" in over_env.output
+
+
+@pytest.mark.parametrize("args, env", [
+    (["--uri", "neo4j://127.0.0.1:9", "--neo4j-user", "bob", "stats"], {}),
+    (["stats", "--uri", "neo4j://127.0.0.1:9", "--neo4j-user", "bob"], {}),
+    (["--neo4j-password", "secret", "stats", "--uri", "bolt://127.0.0.1:9", "--neo4j-user", "bob",
+      "--neo4j-password", ""], {}),
+    (["stats", "--uri", "neo4j://127.0.0.1:9"], {"GRAPHMEM_NEO4J_USER": "bob"}),
+], ids=["group", "command", "command-clears-password", "environment"])
+def test_a_neo4j_user_without_a_password_is_one_clear_line(args, env, monkeypatch):
+    monkeypatch.delenv("GRAPHMEM_NEO4J_PASSWORD", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1
+    assert result.output.strip() == ("Error: Neo4j user 'bob' given without a password: "
+                                     "pass --neo4j-password or set GRAPHMEM_NEO4J_PASSWORD")
+
+
+def test_a_neo4j_user_in_the_uri_without_a_password_is_one_clear_line(monkeypatch):
+    monkeypatch.delenv("GRAPHMEM_NEO4J_USER", raising=False)
+    monkeypatch.delenv("GRAPHMEM_NEO4J_PASSWORD", raising=False)
+    result = CliRunner().invoke(main, ["stats", "--uri", "neo4j://bob@127.0.0.1:9"])
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert "Neo4j user 'bob' in the URI has no password" in result.output
+
+
+def test_credentials_given_at_either_level_reach_the_connection(monkeypatch):
+    """With a user and a password the check passes and the driver is tried (nothing listens)."""
+    monkeypatch.delenv("GRAPHMEM_NEO4J_USER", raising=False)
+    for args in (["--neo4j-user", "bob", "--neo4j-password", "pw", "stats", "--uri", "bolt://127.0.0.1:9"],
+                 ["stats", "--uri", "bolt://127.0.0.1:9", "--neo4j-user", "bob", "--neo4j-password", "pw"],
+                 ["--neo4j-password", "pw", "stats", "--uri", "bolt://127.0.0.1:9"]):  # user: neo4j
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1 and "cannot reach Neo4j" in result.output, args
+        assert "password" not in result.output
+
+
+# -- no benchmark dependency outside `graphmem bench` ---------------------------------------
+
+BENCH_DEPENDENCIES = ("rank_bm25", "matplotlib", "sklearn", "gudhi", "asyncpg")
+# scikit-learn comes with sentence-transformers (a core dependency), so a plain install has it:
+# ingest and recall, which load that model, run without the others only
+NOT_INSTALLED_WITHOUT_EXTRAS = ("rank_bm25", "matplotlib", "gudhi", "asyncpg")
+HIDE = '''
+import os
+import sys
+
+HIDDEN = set(os.environ.get("GRAPHMEM_TEST_HIDDEN", "").split(",")) - {""}
+
+
+class Hide:
+    """As if the packages were not installed: no finder sees them."""
+
+    def __init__(self, finder):
+        self.finder = finder
+
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in HIDDEN:
+            return None
+        find = getattr(self.finder, "find_spec", None)
+        return find(name, path, target) if find else None
+
+    def __getattr__(self, attribute):
+        return getattr(self.finder, attribute)
+
+
+sys.meta_path[:] = [Hide(finder) for finder in sys.meta_path]
+'''
+
+
+def graphmem_without(tmp_path: Path, hidden: tuple[str, ...], *args: str, home: Path | None = None,
+                     cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`graphmem ARGS` in a fresh interpreter where the `hidden` packages cannot be imported."""
+    site = tmp_path / "hide"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(HIDE)
+    env = {**os.environ, "PYTHONPATH": str(site), "GRAPHMEM_TEST_HIDDEN": ",".join(hidden)}
+    env.pop("GRAPHMEM_URI", None)
+    if home:
+        env["GRAPHMEM_HOME"] = str(home)
+    graphmem = Path(sys.executable).with_name("graphmem")
+    return subprocess.run([str(graphmem), *args], capture_output=True, text=True, env=env, timeout=600,
+                          cwd=cwd or tmp_path)
+
+
+def test_the_hiding_works(tmp_path):
+    """The control: with the packages hidden, importing one fails as if it were not installed."""
+    site = tmp_path / "hide"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(HIDE)
+    env = {**os.environ, "PYTHONPATH": str(site), "GRAPHMEM_TEST_HIDDEN": ",".join(BENCH_DEPENDENCIES)}
+    done = subprocess.run([sys.executable, "-c", "import rank_bm25"], capture_output=True, text=True, env=env)
+    assert done.returncode == 1 and "No module named 'rank_bm25'" in done.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["ingest", "--help"], ["recall", "--help"], ["bench", "--help"]],
+                         ids=lambda a: " ".join(a))
+def test_help_needs_no_benchmark_dependency(tmp_path, args):
+    done = graphmem_without(tmp_path, BENCH_DEPENDENCIES, *args)
+    assert done.returncode == 0, done.stderr
+    assert "Usage: graphmem" in done.stdout
+
+
+@pytest.mark.slow
+def test_ingest_and_recall_need_no_benchmark_dependency(tmp_path, user):
+    example = Path(__file__).resolve().parents[1] / "examples" / "chat.txt"
+    home = tmp_path / "home"
+    try:
+        ingested = graphmem_without(tmp_path, NOT_INSTALLED_WITHOUT_EXTRAS, "ingest", str(example), "--user", user, "--json",
+                                    home=home)
+        assert ingested.returncode == 0, ingested.stderr
+        assert json.loads(ingested.stdout)["turns"] > 0
+        recalled = graphmem_without(tmp_path, NOT_INSTALLED_WITHOUT_EXTRAS, "recall", "Where did Alice adopt Rex?",
+                                    "--user", user, "--k", "1", "--json", home=home)
+        assert recalled.returncode == 0, recalled.stderr
+        assert json.loads(recalled.stdout)["memories"][0]["source_id"] == "chat.txt:2"
+    finally:
+        EmbeddedServer(home).stop()
+
+
+def test_bench_locomo_without_its_dependencies_says_what_to_install(tmp_path):
+    conversation = tmp_path / "conv.json"
+    conversation.write_text("{}")
+    done = graphmem_without(tmp_path, BENCH_DEPENDENCIES, "bench", "locomo", str(conversation))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "Error: the LoCoMo benchmark needs rank-bm25: pip install -e '.[bench]' in the graphmem checkout"]
+
+
+@pytest.mark.parametrize("command", [["locomo", "conv.json"], ["perf", "--quick"]], ids=lambda c: c[0])
+def test_bench_without_a_source_checkout_says_where_the_benchmarks_are(tmp_path, command):
+    (tmp_path / "conv.json").write_text("{}")
+    done = graphmem_without(tmp_path, ("bench",), "bench", *command)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "source checkout" in lines[0] and "pip install -e '.[bench]'" in lines[0]
+
+
+def test_cli_modules_import_no_module_that_imports_them_back():
+    """No cycle among graphmem.cli's modules: each command module imports `common` (and the
+    library) only, at any depth of the file (function-level imports included)."""
+    package = Path(__file__).resolve().parents[1] / "graphmem" / "cli"
+    imports: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        name = "graphmem.cli" if path.stem == "__init__" else f"graphmem.cli.{path.stem}"
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                parent = "graphmem.cli".rsplit(".", node.level - 1)[0] if node.level else ""
+                module = ".".join(p for p in (parent, node.module or "") if p)
+                found.add(module)
+                if module == "graphmem.cli":  # `from . import x`: x may be a module of the package
+                    found.update(f"{module}.{a.name}" for a in node.names if (package / f"{a.name}.py").exists())
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        imports[name] = {m for m in found if m.startswith("graphmem.cli")} - {name}
+    assert set(imports) >= {"graphmem.cli", "graphmem.cli.common", "graphmem.cli.ingest", "graphmem.cli.recall",
+                            "graphmem.cli.bench"}
+    for name, targets in imports.items():
+        if name == "graphmem.cli":
+            continue
+        assert targets <= {"graphmem.cli.common"}, f"{name} imports {targets}"
+    assert imports["graphmem.cli.common"] == set()

@@ -1,4 +1,5 @@
-"""The LoCoMo harness: evidence normalisation, metrics, the BM25 and dense baselines, the runner.
+"""The LoCoMo harness (`bench.locomo`, `bench.locomo_run`): evidence normalisation, metrics, the
+BM25 and dense baselines, the runner.
 
 Conversations here are hand-written in LoCoMo's shape (never LoCoMo data: it is CC BY-NC)."""
 
@@ -13,8 +14,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from graphmem.evaluation import (BM25, Dense, all_at_k, evidence_misses, load_conversations, load_questions, normalise_dia_id,
-                                 normalise_evidence, recall_at_k, run_benchmark, scan_questions, tokenize, turn_text)
+from bench.locomo import (BM25, Dense, all_at_k, evidence_misses, load_conversations, load_questions, normalise_dia_id,
+                          normalise_evidence, recall_at_k, run_benchmark, scan_questions, tokenize, turn_text)
+from bench.locomo_run import GraphmemSystem
 
 
 @dataclass(frozen=True)
@@ -263,8 +265,6 @@ def test_upstream_list_file_holds_several_conversations(tmp_path):
 
 
 def test_evidence_misses_say_where_recall_left_the_evidence(locomo_file, mem):
-    from graphmem.cli_recall import GraphmemSystem
-
     conversation = load_conversations(locomo_file)[0]
     GraphmemSystem(mem).prepare(conversation.id, conversation.turns)
     wide = evidence_misses(mem, [locomo_file], category=1, k=10)  # 7 turns: every one fits in 10

@@ -1,0 +1,82 @@
+"""`graphmem db ...` (the embedded server) and `graphmem cypher` (an operation's statement)."""
+
+from __future__ import annotations
+
+import click
+
+from ..settings import Settings
+from .common import console, emit, friendly_errors, json_option
+
+
+@click.command("cypher")
+@click.argument("operation")
+@click.option("--dialect", type=click.Choice(["neo4j", "falkordb"]), default="neo4j", show_default=True)
+def cypher(operation, dialect):
+    """Print the Cypher of an operation, with its parameters, for Neo4j Browser.
+
+    \b
+    Example:  graphmem cypher cofaces
+    """
+    from .. import queries
+
+    try:
+        query = queries.load(operation, dialect)
+    except FileNotFoundError:
+        raise click.ClickException(f"no operation {operation!r}; known: {', '.join(queries.names())}") from None
+    click.echo(f"// {query.path.name}; parameters: {', '.join('$' + p for p in query.params) or 'none'}")
+    click.echo(query.path.read_text().strip())
+
+
+@click.group("db")
+def db_group() -> None:
+    """Start, stop or inspect the embedded FalkorDB server.
+
+    \b
+    Example:  graphmem db status
+    """
+
+
+def _server():
+    from ..drivers.embedded import EmbeddedServer
+
+    settings = Settings.from_env()
+    return EmbeddedServer(settings.home, settings.aof_fsync)
+
+
+@db_group.command("start")
+@friendly_errors
+def db_start():
+    """Start the embedded server (a no-op when it runs already).
+
+    \b
+    Example:  graphmem db start
+    """
+    socket = _server().start()
+    console.print(f"embedded FalkorDB running on {socket}")
+
+
+@db_group.command("stop")
+@friendly_errors
+def db_stop():
+    """Stop the embedded server cleanly (AOF flushed).
+
+    \b
+    Example:  graphmem db stop
+    """
+    console.print("stopped" if _server().stop() else "was not running")
+
+
+@db_group.command("status")
+@json_option
+@friendly_errors
+def db_status(as_json):
+    """Whether the embedded server runs, its pid, socket and data directory.
+
+    \b
+    Example:  graphmem db status --json
+    """
+    emit(_server().status(), as_json, lambda d: console.print(
+        "\n".join(f"{k}: {v}" for k, v in d.items())))
+
+
+COMMANDS = [cypher, db_group]

@@ -1,0 +1,58 @@
+"""`graphmem ingest`: transcripts in, with a progress bar; one call of `Memory.ingest`."""
+
+from __future__ import annotations
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..ingest import FORMATS, read_sources
+from .common import console, emit, friendly_errors, json_option, open_memory, uri_option, user_option
+
+
+@click.command("ingest")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--format", "format_", type=click.Choice(FORMATS), default=None,
+              help="Transcript format (default: detected from the content).")
+@click.option("--dry-run", is_flag=True, help="Parse and report, write nothing.")
+@user_option
+@uri_option
+@json_option
+@click.pass_context
+@friendly_errors
+def ingest_command(ctx, paths, format_, dry_run, user, as_json):
+    """Ingest chat transcripts (LoCoMo JSON, JSON Lines, messages arrays, `Speaker: text`).
+
+    Running it again on the same files changes nothing.
+
+    \b
+    Example:  graphmem ingest conversation.json --user alice
+    """
+    total = sum(len(turns) for _, turns in read_sources(list(paths), format_))  # validates every file first
+    mem = open_memory(ctx)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[rate]} turns/s"), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=console, disable=as_json, transient=False) as bar:
+        task = bar.add_task("reading models", total=total, rate="-")
+
+        def advance(name: str, done: int) -> None:
+            bar.update(task, advance=done, description=name)
+            elapsed = bar.tasks[0].elapsed or 0
+            bar.update(task, rate=f"{bar.tasks[0].completed / elapsed:.0f}" if elapsed else "-")
+
+        summary = mem.ingest(list(paths), user=user, format=format_, dry_run=dry_run, progress=advance)
+    emit(summary.to_dict(), as_json, render_summary)
+
+
+def render_summary(d: dict) -> None:
+    table = Table(title=f"ingested into {d['user']}" + (" (dry run: nothing written)" if d["dry_run"] else ""),
+                  show_header=False)
+    for key in ("files", "turns", "sessions", "memories_added", "sentences", "entities_added", "mentions", "relations",
+                "turn_simplices", "session_simplices", "capped_simplices", "dated_references"):
+        table.add_row(key.replace("_", " "), str(d[key]))
+    table.add_row("seconds", f"{d['seconds']:.1f} ({d['turns_per_second']} turns/s)")
+    table.add_row("time by stage", ", ".join(f"{k} {v:.1f}s" for k, v in d["stages"].items()))
+    console.print(table)
+
+
+COMMANDS = [ingest_command]

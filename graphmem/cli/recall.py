@@ -1,0 +1,90 @@
+"""`graphmem recall` and `graphmem gaps`: each one call of `Memory.recall`."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+
+from .common import console, emit, friendly_errors, json_option, open_memory, uri_option, user_option
+
+asker_option = click.option("--as", "asker", metavar="SPEAKER", default=None,
+                            help="Who asks: the speaker the question's I and my mean.")
+
+
+@click.command("recall")
+@click.argument("query")
+@click.option("--k", "-k", default=10, show_default=True, help="How many memories.")
+@click.option("--budget", type=int, default=None, help="Trim to fit this many tokens of context.")
+@asker_option
+@user_option
+@uri_option
+@json_option
+@click.pass_context
+@friendly_errors
+def recall_command(ctx, query, k, budget, asker, user, as_json):
+    """The memories worth putting in context for QUERY, ranked, with the channels that found each.
+
+    \b
+    Example:  graphmem recall "When did Caroline go to the support group?" --user demo
+    """
+    mem = open_memory(ctx)
+    mem.models.embedder(), mem.models.nlp()  # loaded first, so the time printed is the recall's own
+    result = mem.recall(query, user=user, k=k, token_budget=budget, asker=asker)
+
+    def render(d: dict) -> None:
+        a = d["analysis"]
+        console.print(f"{a['type']} question; entities: "
+                      f"{', '.join(e['name'] for e in a['entities']) or 'none matched'}"
+                      + (f"; time: {a['time_text']}" if a["time_text"] else "")
+                      + (f"; asks for {', '.join(a['answer_kinds'])} entities" if a["answer_kinds"] else ""),
+                      markup=False)
+        if a["topic"] != d["query"]:
+            console.print(f"topic: {a['topic']}", markup=False)
+        table = Table()
+        for column in ("#", "source", "speaker", "date", "memory", "channels (rank)"):
+            table.add_column(column)
+        for i, m in enumerate(d["memories"], start=1):
+            found = " ".join(f"{c}:{r}" for c, r in m["channels"].items())
+            why = " ".join(f"{reason}+{lift:.1f}" for reason, lift in m["why"].items())
+            table.add_row(str(i), m["source_id"] or "", m["speaker"] or "", (m["session_date"] or "")[:10],
+                          m["text"], found + (f"\n[dim]up by {why}[/]" if why else ""))
+        console.print(table)
+        render_gaps(d["gaps"])
+        console.print(f"[dim]recall took {d['timings_ms']['total']:.0f} ms[/]")
+
+    emit(result.to_dict(), as_json, render)
+
+
+@click.command("gaps")
+@click.argument("query")
+@asker_option
+@user_option
+@uri_option
+@json_option
+@click.pass_context
+@friendly_errors
+def gaps_command(ctx, query, asker, user, as_json):
+    """Knowledge gaps around QUERY: entities it names that were never seen together, and faces
+    implied by what was seen but never observed themselves.
+
+    \b
+    Example:  graphmem gaps "Did Caroline and Melanie ever go to Paris?" --user demo
+    """
+    result = open_memory(ctx).recall(query, user=user, k=0, asker=asker)
+    emit({"entities": [e.name for e in result.analysis.entities], "gaps": result.gaps}, as_json,
+         lambda d: (console.print(f"entities: {', '.join(d['entities']) or 'none matched'}"), render_gaps(d["gaps"])))
+
+
+def render_gaps(found: list[dict]) -> None:
+    if not found:
+        console.print("no gaps among the matched entities")
+        return
+    table = Table(title=f"{len(found)} gaps")
+    table.add_column("entities")
+    table.add_column("gap")
+    for g in found:
+        table.add_row(", ".join(g["vertices"]), g["gap"])
+    console.print(table)
+
+
+COMMANDS = [recall_command, gaps_command]
