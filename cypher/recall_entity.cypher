@@ -5,7 +5,8 @@
 // FANOUT of them) and those of the neighbours that fit, taken the most related first (most
 // RELATES edges, then the rarer, then by vid) as long as their mentions add up to at most $fanout:
 // in a large memory a seed's neighbours mention most of it (bench/README.md). Ties are broken
-// by vid and uid, so that every backend walks and ranks the same memories.
+// by vid and uid, so that every backend walks and ranks the same memories; a score is a sum
+// (recall_lexical.cypher), ranked at 9 decimals.
 // $seeds rows: {vid, weight}
 // params: user_id, seeds, decay, fanout, limit
 // mode: read
@@ -22,5 +23,5 @@ WITH activation[0] AS entity, max(activation[1]) AS weight
 MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(entity)
 WITH m, sum(weight / log(2.0 + coalesce(entity.frequency, 1))) AS score, count(entity) AS hits
 RETURN m.uid AS uid, score, hits
-ORDER BY score DESC, uid
+ORDER BY round(score * 1000000000.0) DESC, uid
 LIMIT $limit

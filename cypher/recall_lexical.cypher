@@ -3,7 +3,8 @@
 // graph, so every backend ranks the same way and one user's words never weigh another's.
 // A word in more than $max_df memories is not walked (it weighs little and costs its whole
 // posting list): recall_lexical_boost.cypher adds its share to the other channels' candidates.
-// Equal scores are ranked by uid, alike on every backend.
+// A score is a sum whose last bits depend on the order it is added up in, which backends do not
+// share: scores are ranked at 9 decimals, as recall ranks them (SCORE_DECIMALS), then by uid.
 // params: user_id, terms, max_df, limit
 // mode: read
 MATCH (u:User {id: $user_id})
@@ -14,5 +15,5 @@ WITH u, t, log(1.0 + (coalesce(u.memories, t.df) - t.df + 0.5) / (t.df + 0.5)) A
 MATCH (t)<-[h:HAS_TERM]-(m:Memory)
 WITH m, sum(idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * m.length / coalesce(u.avg_length, 10.0)))) AS score
 RETURN m.uid AS uid, score
-ORDER BY score DESC, uid
+ORDER BY round(score * 1000000000.0) DESC, uid
 LIMIT $limit
