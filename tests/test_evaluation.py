@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -14,9 +18,12 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from bench import locomo_run
 from bench.locomo import (BM25, Dense, all_at_k, evidence_misses, load_conversations, load_questions, normalise_dia_id,
                           normalise_evidence, recall_at_k, run_benchmark, scan_questions, tokenize, turn_text)
 from bench.locomo_run import GraphmemSystem
+from graphmem.drivers.embedded import EmbeddedServer
+from graphmem.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -272,3 +279,60 @@ def test_evidence_misses_say_where_recall_left_the_evidence(locomo_file, mem):
     narrow = evidence_misses(mem, [locomo_file], category=1, k=1)  # two evidence turns each: never all in 1
     assert narrow["all in the top k"] == 0 and narrow["questions"] == 2
     assert narrow["some not a candidate"] + narrow["all candidates, some below k"] == 2
+
+
+# ------------------------------------------------------------------ the run behind `graphmem bench locomo`
+
+def servers_under(directory: Path) -> list[int]:
+    """Processes (embedded FalkorDB servers) whose working directory is under `directory`."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and os.readlink(proc / "cwd").startswith(str(directory)):
+                pids.append(int(proc.name))
+        except OSError:  # gone, or not ours
+            continue
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="reads working directories from /proc (Linux)")
+def test_the_temporary_server_is_stopped_even_when_the_run_fails(locomo_file, tmp_path, monkeypatch):
+    monkeypatch.delenv("GRAPHMEM_URI", raising=False)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where the run's temporary home goes
+    with pytest.raises(InputError, match="appears twice"):  # raised after the server started
+        locomo_run.run([locomo_file, locomo_file], ks="1", console=Console(file=io.StringIO()))
+    assert servers_under(scratch) == []
+    out = io.StringIO()
+    result = locomo_run.run([locomo_file], ks="1,2", json_out=tmp_path / "r.json", console=Console(file=out, width=200))
+    assert servers_under(scratch) == [] and list(scratch.glob("graphmem-locomo-*")) == []
+    assert result.systems == ["graphmem", "BM25", "BM25-lemma", "Dense"] and len(result.records) == 5
+    assert json.loads((tmp_path / "r.json").read_text())["questions"]["scored"] == 5
+    assert "LoCoMo retrieval: 5 questions" in out.getvalue()
+
+
+def test_python_m_bench_locomo(locomo_file, tmp_path):
+    """The same run from `python -m bench`; an error is one line on stderr."""
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k != "GRAPHMEM_URI"}
+    env["GRAPHMEM_HOME"] = str(tmp_path / "home")
+    try:
+        done = subprocess.run([sys.executable, "-m", "bench", "locomo", str(locomo_file), "--k", "1",
+                               "--home", str(tmp_path / "home"), "--json", str(tmp_path / "r.json")],
+                              cwd=root, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert json.loads((tmp_path / "r.json").read_text())["systems"]["graphmem"]["scores"]["overall"]["n"] == 5
+        bad = subprocess.run([sys.executable, "-m", "bench", "locomo", str(locomo_file), "--k", "0"],
+                             cwd=root, env=env, capture_output=True, text=True, timeout=600)
+        assert bad.returncode == 1 and bad.stderr.strip() == "error: --k takes comma-separated positive integers, not '0'"
+    finally:
+        EmbeddedServer(tmp_path / "home").stop()
+
+
+def test_parse_ks_and_dependencies():
+    assert locomo_run.parse_ks("10, 5,20") == (10, 5, 20)
+    for bad in ("", "a", "5,-1"):
+        with pytest.raises(InputError, match="comma-separated positive integers"):
+            locomo_run.parse_ks(bad)
+    locomo_run.check_dependencies(plot=True, fit=True)  # the [test] extra has them all
