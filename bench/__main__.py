@@ -1,10 +1,11 @@
 """python -m bench perf [--quick] [--out DIR] [--only SECTION]
 python -m bench locomo FILE... [--k 5,10,20] [--json OUT] [--plot PNG] [--ablations] [--cross-validate]
-                               [--fit-ranker OUT] [--home DIR]"""
+                               [--fit-ranker OUT] [--home DIR] [--uri URI]"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -20,15 +21,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", action="append", choices=[name for name, _ in SECTIONS], help="run only this section")
     lo = commands.add_parser("locomo", help="Recall@k and All@k on LoCoMo conversations, next to BM25 and dense")
     lo.add_argument("paths", nargs="+", metavar="FILE", help="LoCoMo conversation files")
-    lo.add_argument("--k", dest="ks", default="5,10,20", help="comma-separated cut-offs (default 5,10,20)")
-    lo.add_argument("--json", dest="json_out", help="write the figures here")
-    lo.add_argument("--plot", dest="plot_out", help="write a PNG bar plot here")
+    lo.add_argument("--k", dest="ks", default="5,10,20", metavar="K,K,...", help="cut-offs (default 5,10,20)")
+    lo.add_argument("--json", dest="json_out", metavar="OUT", help="write the figures here")
+    lo.add_argument("--plot", dest="plot_out", metavar="PNG", help="write a PNG bar plot here")
     lo.add_argument("--ablations", action="store_true", help="also run graphmem without each channel")
     lo.add_argument("--cross-validate", action="store_true",
                     help="also rank each conversation with a ranker fit on the other conversations only")
-    lo.add_argument("--fit-ranker", dest="fit_out", help="fit the recall ranker on these conversations, write it here")
-    lo.add_argument("--home", help="embedded database directory (default: a fresh temporary one)")
+    lo.add_argument("--fit-ranker", dest="fit_out", metavar="OUT",
+                    help="fit the recall ranker on these conversations, write it here")
+    lo.add_argument("--home", metavar="DIR", help="embedded database directory (default: a fresh temporary one)")
     lo.add_argument("--uri", help="backend URI (default: GRAPHMEM_URI, else the embedded database)")
+    lo.add_argument("--neo4j-user", default=os.environ.get("GRAPHMEM_NEO4J_USER") or None, metavar="NAME",
+                    help="Neo4j user (default: GRAPHMEM_NEO4J_USER; neo4j when a password is given)")
+    lo.add_argument("--neo4j-password", default=os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or None, metavar="SECRET",
+                    help="Neo4j password (default: GRAPHMEM_NEO4J_PASSWORD)")
     args = parser.parse_args(argv)
     if args.command == "perf":
         perf(quick=args.quick, out=args.out, only=args.only)
@@ -37,9 +43,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from .locomo_run import run
 
+    auth = (args.neo4j_user or "neo4j", args.neo4j_password or "") if args.neo4j_user or args.neo4j_password else None
     try:
         run(args.paths, ks=args.ks, ablations=args.ablations, cross_validate=args.cross_validate,
-            fit_out=args.fit_out, home=args.home, uri=args.uri, json_out=args.json_out, plot_out=args.plot_out)
+            fit_out=args.fit_out, home=args.home, uri=args.uri, auth=auth, json_out=args.json_out,
+            plot_out=args.plot_out)
     except GraphmemError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

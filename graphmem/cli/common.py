@@ -87,10 +87,8 @@ def credentials(ctx: click.Context) -> tuple[str | None, tuple[str, str] | None]
     conn = connection(ctx)
     uri = Settings.from_env(uri=conn.uri).uri
     scheme = urlsplit(uri).scheme.lower() if uri else ""
-    if scheme not in NEO4J_SCHEMES:
-        if conn.user or conn.password:
-            return conn.uri, (conn.user or "", conn.password or "")
-        return conn.uri, None
+    if scheme not in NEO4J_SCHEMES:  # FalkorDB takes a password only; the one in its URI unless given
+        return conn.uri, (conn.user or "", conn.password) if conn.password else None
     if conn.user is None and conn.password is None:
         try:
             in_uri = urlsplit(uri)
