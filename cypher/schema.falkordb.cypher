@@ -1,5 +1,6 @@
-// schema (FalkorDB): one property per index statement; uniqueness is set through
-// GRAPH.CONSTRAINT by the driver (graphmem/drivers/falkor.py UNIQUE_KEYS).
+// schema (FalkorDB): one property per index statement. Uniqueness of integer keys is set
+// through GRAPH.CONSTRAINT by the driver; string keys are kept unique by MERGE
+// (graphmem/drivers/falkor.py UNIQUE_KEYS says why).
 // params: dimensions
 // mode: write
 CREATE INDEX FOR (u:User) ON (u.id);

@@ -13,6 +13,7 @@ from operator import neg
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .errors import GraphmemError, InputError, UnknownEntity, UnknownUser
+from .keys import check_user
 from .simplex import (Face, Simplex, Vertex, check_vertices, normalise, subsets, to_epoch,
                       trie_nodes, word_key)
 
@@ -51,9 +52,7 @@ class Complex:
     """Handle on `user`'s complex: `mem.complex(user="alice")`."""
 
     def __init__(self, store: "Store", user: str):
-        if not isinstance(user, str) or not user.strip():
-            raise InputError("a user id must be a non-empty string")
-        self.store, self.user = store, user
+        self.store, self.user = store, check_user(user)
         self._vid_of: dict[str, int] = {}
         self._name_of: dict[int, str] = {}
         self._known = False

@@ -12,13 +12,14 @@ from math import comb
 from typing import Any, Iterable
 
 from .errors import InputError, SimplexTooLarge, TooManyFaces
+from .keys import bounded
 
 Vertex = int | str
 
 
 def normalise(name: str) -> str:
-    """The key an entity name is matched by: NFKC, case-folded, whitespace collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """The key an entity name is matched by: NFKC, case-folded, whitespace collapsed, bounded."""
+    return bounded(" ".join(unicodedata.normalize("NFKC", name).casefold().split()))
 
 
 def word_key(vids: Iterable[int]) -> str:

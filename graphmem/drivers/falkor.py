@@ -11,11 +11,17 @@ from falkordb.query_result import QueryResult
 from ..errors import BackendUnavailable, GraphmemError
 from .base import Driver
 
-# FalkorDB enforces uniqueness through GRAPH.CONSTRAINT, not Cypher; Neo4j gets the same
-# rules from cypher/schema.cypher.
+# FalkorDB enforces uniqueness through GRAPH.CONSTRAINT, not Cypher; Neo4j gets its rules from
+# cypher/schema.cypher. On FalkorDB only integer keys get a constraint: its enforcement of a
+# string key crashes the server on a value over 4,096 bytes or with surrounding whitespace
+# (FalkorDB#1340, #2440), whatever statement writes it. String keys stay unique without one:
+# every statement MERGEs them, and FalkorDB runs write statements one at a time.
 UNIQUE_KEYS: list[tuple[str, tuple[str, ...]]] = [
-    ("User", ("id",)),
     ("Entity", ("user_id", "vid")),
+]
+# ... and the constraints earlier versions created, dropped from a store opened by this one.
+DROPPED_KEYS: list[tuple[str, tuple[str, ...]]] = [
+    ("User", ("id",)),
     ("Entity", ("user_id", "norm")),
     ("Memory", ("user_id", "uid")),
     ("Session", ("user_id", "id")),
@@ -68,11 +74,15 @@ class FalkorDriver(Driver):
         constraints = {(row["label"], tuple(sorted(row["properties"]))) for row in
                        self.run("CALL db.constraints() YIELD label, properties RETURN label, properties")}
         for label, props in UNIQUE_KEYS:
+            if (label, tuple(sorted(props))) not in constraints:
+                self._constraint("CREATE", label, props)
+        for label, props in DROPPED_KEYS:
             if (label, tuple(sorted(props))) in constraints:
-                continue
-            self._db.connection.execute_command(
-                "GRAPH.CONSTRAINT", "CREATE", self.graph_name, "UNIQUE", "NODE", label,
-                "PROPERTIES", len(props), *props)
+                self._constraint("DROP", label, props)
+
+    def _constraint(self, action: str, label: str, props: tuple[str, ...]) -> None:
+        self._db.connection.execute_command(
+            "GRAPH.CONSTRAINT", action, self.graph_name, "UNIQUE", "NODE", label, "PROPERTIES", len(props), *props)
 
     def _existing_indexes(self) -> set[tuple[str, str, str]]:
         rows = self.run("CALL db.indexes() YIELD label, properties, types RETURN label, properties, types")

@@ -11,6 +11,8 @@ from functools import lru_cache
 
 from spacy.tokens import Doc, Span, Token
 
+from ..keys import bounded
+
 # spaCy entity labels kept as entities (dates, numbers and amounts are not entities here)
 ENTITY_LABELS = {"PERSON": "PERSON", "NORP": "GROUP", "ORG": "ORG", "GPE": "GPE", "LOC": "LOC", "FAC": "FAC",
                  "EVENT": "EVENT", "WORK_OF_ART": "WORK", "PRODUCT": "PRODUCT", "LANGUAGE": "LANGUAGE",
@@ -71,11 +73,11 @@ def terms(doc: Doc, speaker: str, caption: str | None) -> dict[str, int]:
         from spacy.lang.en.stop_words import STOP_WORDS
 
         words += [w for w in WORD.findall(caption.lower()) if w not in STOP_WORDS]
-    return dict(Counter(words))
+    return dict(Counter(map(bounded, words)))
 
 
 def query_terms(doc: Doc) -> list[str]:
-    return list(dict.fromkeys((t.lemma_ or t.text).lower() for t in doc
+    return list(dict.fromkeys(bounded((t.lemma_ or t.text).lower()) for t in doc
                               if (t.is_alpha or t.like_num) and not t.is_stop))
 
 

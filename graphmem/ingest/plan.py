@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
+from ..keys import bounded
 from ..simplex import to_epoch
 from .extract import WORD, Extraction, extract, terms
 from .formats import Turn
@@ -28,7 +29,7 @@ SENTENCE_WORDS = 3
 
 
 def session_key(transcript: str, turn: Turn) -> str:
-    return f"{transcript}#{turn.session}"
+    return bounded(f"{transcript}#{turn.session}")
 
 
 def memory_uid(transcript: str, turn: Turn) -> str:
