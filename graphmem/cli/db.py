@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..queries import load as load_query, names as query_names
 from ..settings import Settings
 from .common import console, emit, friendly_errors, json_option
 
@@ -17,12 +18,10 @@ def cypher(operation, dialect):
     \b
     Example:  graphmem cypher cofaces
     """
-    from .. import queries
-
     try:
-        query = queries.load(operation, dialect)
+        query = load_query(operation, dialect)
     except FileNotFoundError:
-        raise click.ClickException(f"no operation {operation!r}; known: {', '.join(queries.names())}") from None
+        raise click.ClickException(f"no operation {operation!r}; known: {', '.join(query_names())}") from None
     click.echo(f"// {query.path.name}; parameters: {', '.join('$' + p for p in query.params) or 'none'}")
     click.echo(query.path.read_text().strip())
 
