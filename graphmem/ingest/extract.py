@@ -8,10 +8,12 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-
-from spacy.tokens import Doc, Span, Token
+from typing import TYPE_CHECKING
 
 from ..keys import bounded
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token
 
 # spaCy entity labels kept as entities (dates, numbers and amounts are not entities here)
 ENTITY_LABELS = {"PERSON": "PERSON", "NORP": "GROUP", "ORG": "ORG", "GPE": "GPE", "LOC": "LOC", "FAC": "FAC",
