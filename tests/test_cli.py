@@ -63,9 +63,19 @@ def test_cypher_prints_the_statement(invoke):
     assert "$vids" in result.output and "MATCH" in result.output
 
 
-def test_db_status(invoke):
-    status = json.loads(invoke("db", "status", "--json").output)
-    assert status["running"] is True and status["socket"].endswith(".sock")
+def test_db_start_status_stop_on_a_home_of_its_own(tmp_path, monkeypatch):
+    """Starts what it asserts: no earlier test's server counts."""
+    monkeypatch.setenv("GRAPHMEM_HOME", str(tmp_path))
+    runner = CliRunner()
+    try:
+        assert runner.invoke(main, ["db", "start"]).exit_code == 0
+        running = runner.invoke(main, ["db", "status", "--json"])
+        assert running.exit_code == 0 and json.loads(running.output)["running"] is True
+        assert json.loads(running.output)["socket"].endswith(".sock")
+    finally:
+        assert runner.invoke(main, ["db", "stop"]).exit_code == 0
+    stopped = runner.invoke(main, ["db", "status", "--json"])
+    assert stopped.exit_code == 1 and json.loads(stopped.output)["running"] is False
 
 
 def test_ingest_then_recall_and_gaps_from_the_command_line(invoke, user):

@@ -96,7 +96,7 @@ def credentials(ctx: click.Context) -> tuple[str | None, tuple[str, str] | None]
         except ValueError:
             return conn.uri, None  # a malformed URI: connecting says what is wrong with it
         if user and not password:
-            raise click.ClickException(f"Neo4j user {user!r} in the URI has no password: write neo4j://{user}:PASSWORD@HOST, "
+            raise click.ClickException(f"Neo4j user {str(user)!r} in the URI has no password: write neo4j://{user}:PASSWORD@HOST, "
                                        f"or pass --neo4j-password / set GRAPHMEM_NEO4J_PASSWORD")
         return conn.uri, None  # the driver takes them from the URI
     if not conn.password:

@@ -67,15 +67,19 @@ def db_stop():
 
 @db_group.command("status")
 @json_option
+@click.pass_context
 @friendly_errors
-def db_status(as_json):
-    """Whether the embedded server runs, its pid, socket and data directory.
+def db_status(ctx, as_json):
+    """Whether the embedded server runs, its pid, socket and data directory; exits 1 when it is
+    not running (so scripts can test it).
 
     \b
     Example:  graphmem db status --json
     """
-    emit(_server().status(), as_json, lambda d: console.print(
-        "\n".join(f"{k}: {v}" for k, v in d.items())))
+    status = _server().status()
+    emit(status, as_json, lambda d: console.print("\n".join(f"{k}: {v}" for k, v in d.items())))
+    if not status["running"]:
+        ctx.exit(1)
 
 
 COMMANDS = [cypher, db_group]
