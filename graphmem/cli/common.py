@@ -91,12 +91,12 @@ def credentials(ctx: click.Context) -> tuple[str | None, tuple[str, str] | None]
         return conn.uri, (conn.user or "", conn.password) if conn.password else None
     if conn.user is None and conn.password is None:
         try:
-            in_uri = urlsplit(uri)
+            in_uri = urlsplit(str(uri))
             user, password = in_uri.username, in_uri.password
         except ValueError:
             return conn.uri, None  # a malformed URI: connecting says what is wrong with it
         if user and not password:
-            raise click.ClickException(f"Neo4j user {str(user)!r} in the URI has no password: write neo4j://{user}:PASSWORD@HOST, "
+            raise click.ClickException(f"Neo4j user {user!r} in the URI has no password: write neo4j://{user}:PASSWORD@HOST, "
                                        f"or pass --neo4j-password / set GRAPHMEM_NEO4J_PASSWORD")
         return conn.uri, None  # the driver takes them from the URI
     if not conn.password:

@@ -71,8 +71,12 @@ def gaps_command(ctx, query, asker, user, as_json):
     Example:  graphmem gaps "Did Caroline and Melanie ever go to Paris?" --user demo
     """
     result = open_memory(ctx).recall(query, user=user, k=0, asker=asker)
-    emit({"entities": [e.name for e in result.analysis.entities], "gaps": result.gaps}, as_json,
-         lambda d: (console.print(f"entities: {', '.join(d['entities']) or 'none matched'}"), render_gaps(d["gaps"])))
+
+    def render(d: dict) -> None:
+        console.print(f"entities: {', '.join(d['entities']) or 'none matched'}", markup=False)
+        render_gaps(d["gaps"])
+
+    emit({"entities": [e.name for e in result.analysis.entities], "gaps": result.gaps}, as_json, render)
 
 
 def render_gaps(found: list[dict]) -> None:
