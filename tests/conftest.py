@@ -9,7 +9,15 @@ starts one with its password set:
     docker compose -f docker/docker-compose.yml up -d
     export GRAPHMEM_NEO4J_USER=neo4j GRAPHMEM_NEO4J_PASSWORD=graphmem-secret
     GRAPHMEM_TEST_NEO4J_URI=bolt://localhost:7687 .venv/bin/python -m pytest -q
-Without the URI, testcontainers starts neo4j:5.26 where a Docker engine answers."""
+Without the URI, testcontainers starts neo4j:5.26 where a Docker engine answers.
+
+Quick runs: `pytest -m "not slow"` leaves out the long checks (models, durability, idle
+servers). Property tests run the hypothesis profile that HYPOTHESIS_PROFILE names: "dev" (the
+default: 25 examples each) or "ci" (200 examples; CI sets it). No deadline in either: a
+statement's time depends on the machine's load, not on the code under test.
+
+Every embedded server a test starts lives under the session's temporary directory and is
+stopped, with its watchdog, when the session ends."""
 
 from __future__ import annotations
 
@@ -18,6 +26,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from graphmem import Memory, Settings
 from graphmem.drivers.embedded import EmbeddedServer
@@ -44,11 +53,24 @@ def _neo4j_target() -> tuple[str | None, str]:
     return "testcontainers", ""
 
 
+hypothesis_settings.register_profile("dev", max_examples=25, deadline=None)
+hypothesis_settings.register_profile("ci", max_examples=200, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
 NEO4J_URI, NEO4J_SKIP = _neo4j_target()
 BACKENDS = [
     pytest.param("falkordb", id="falkordb"),
     pytest.param("neo4j", id="neo4j", marks=pytest.mark.skipif(NEO4J_URI is None, reason=NEO4J_SKIP)),
 ]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_server_outlives_the_session(tmp_path_factory):
+    """Whatever embedded server a test left running (the `home` fixture's and tests' own homes
+    stop theirs) is stopped at the end: a test run leaves no process behind."""
+    yield
+    for pid_file in tmp_path_factory.getbasetemp().glob("**/falkordb/falkordb.pid"):
+        EmbeddedServer(pid_file.parent.parent).stop()
 
 
 @pytest.fixture(scope="session")

@@ -39,6 +39,7 @@ def run_python(code: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_survives_process_exit_and_server_restart(own_home):
     done = run_python(
         "import sys; from graphmem import Memory, Settings;"
@@ -46,7 +47,7 @@ def test_survives_process_exit_and_server_restart(own_home):
         str(own_home))
     assert done.returncode == 0, done.stderr
     server = EmbeddedServer(own_home)
-    assert server.running()  # it outlives the process that started it, for the next one to share
+    assert server.running()  # it outlives the process that started it (while not idle long), for the next one to share
     assert Memory(settings=Settings(home=own_home)).complex("u").find(["C", "B", "A"]).count == 1
     assert server.stop()
     assert not server.running() and server.status()["pid"] is None
@@ -68,6 +69,8 @@ def test_a_clean_stop_compacts_the_log_so_a_restart_loads_a_snapshot(own_home, m
     again = Memory(settings=Settings(home=own_home)).complex("u")
     assert again.stats()["simplices"] == 200 and again.find(["v7", "v8", "v9"]).count == 1
 
+
+@pytest.mark.slow
 def test_kill_9_during_inserts_leaves_only_whole_simplices(own_home):
     server = EmbeddedServer(own_home)
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(own_home)], stdout=subprocess.PIPE, text=True)

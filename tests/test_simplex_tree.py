@@ -24,7 +24,7 @@ operation = st.one_of(
     st.tuples(st.just("insert"), simplex, kind, meta, st.floats(1e9, 2e9)),
     st.tuples(st.just("remove"), simplex, st.booleans()),
 )
-PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+PROPERTY = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # examples: conftest's profile
 
 
 EPSILON = timedelta(microseconds=20)
@@ -73,7 +73,7 @@ def test_operations_agree_with_model(mem, ops, probe):
     assert cx.stats()["simplices"] == len(model.stored)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.lists(st.integers(0, 11), min_size=1, max_size=6, unique=True), min_size=1, max_size=30),
        probe=st.lists(st.integers(0, 11), min_size=1, max_size=3, unique=True))
 def test_cofaces_agree_with_gudhi(mem, words, probe):

@@ -116,12 +116,15 @@ class EmbeddedServer:
             self.dir.mkdir(parents=True, exist_ok=True)
             with self._lock():
                 if not self.running():
-                    if self.pid() is None:  # none alive: clear what a crash left, start one
+                    spawned = self.pid() is None
+                    if spawned:  # none alive: clear what a crash left, start one
                         self._clear_stale()
                         self._spawn()
-                        if self.idle_stop > 0:
-                            self._spawn_watchdog()
-                    self._wait_ready(timeout)  # ... and one alive but still loading is waited for
+                    try:
+                        self._wait_ready(timeout)  # ... and one alive but still loading is waited for
+                    finally:  # (a start that gave up waiting leaves a live server watched too)
+                        if spawned and self.idle_stop > 0 and (pid := self.pid()) is not None:
+                            self._spawn_watchdog(pid)
         if not self.idle_stop:
             self._end_watchdog()
         return self.socket_path
@@ -216,15 +219,16 @@ class EmbeddedServer:
         if done.returncode != 0:
             raise BackendUnavailable(f"embedded FalkorDB failed to start: {done.stderr.strip()}")
 
-    def _spawn_watchdog(self) -> None:
+    def _spawn_watchdog(self, pid: int) -> None:
         """The watchdog (`_watchdog`) runs from its own source in a fresh interpreter (the stdlib
         and redis, not graphmem's imports), detached, with no terminal; it forks once more and
         its first process exits here at once, so that no zombie is left in this process."""
         source = "\n".join(["from __future__ import annotations", "import os, sys, time",
-                            "from pathlib import Path", *map(getsource, (_alive, _compact, _watchdog)),
-                            "_watchdog(*sys.argv[2:])"])
+                            "from pathlib import Path", *(getsource(f) for f in (_alive, _compact, _watchdog)),
+                            "_watchdog(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6]), "
+                            "int(sys.argv[7]))"])
         try:
-            done = subprocess.run([sys.executable, "-", WATCHDOG, str(self.socket_path), str(self.pid_file),
+            done = subprocess.run([sys.executable, "-", WATCHDOG, str(self.socket_path), str(pid),
                                    str(self.dir / "start.lock"), str(self.watchdog_file), repr(float(self.idle_stop)),
                                    str(AOF_GROWTH_COMPACTED_AT_STOP)],
                                   input=source, text=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -315,8 +319,8 @@ def _compact(client, min_growth: int, timeout: float) -> bool:
     return False
 
 
-def _watchdog(socket_path: str, pid_file: str, lock_file: str, own_file: str, idle: str, min_growth: str) -> None:
-    """Stop the server at `socket_path` once no client but this one has been connected for `idle`
+def _watchdog(socket_path: str, pid: int, lock_file: str, own_file: str, idle: float, min_growth: int) -> None:
+    """Stop the server (process `pid`) at `socket_path` once no client but this one has been connected for `idle`
     seconds, the way EmbeddedServer.stop does (AOF compacted, then SHUTDOWN, which flushes it);
     return when the server is gone. It never stops a server that has a client, is loading or
     does not answer (building its indexes), nor one being started (it holds the start lock while
@@ -333,32 +337,28 @@ def _watchdog(socket_path: str, pid_file: str, lock_file: str, own_file: str, id
 
     import redis
 
-    idle, min_growth = float(idle), int(min_growth)
     poll = min(5.0, max(0.1, idle / 4))
-    started = time.monotonic()
-    pid = None
-    while pid is None:  # the server writes its pid file once it has daemonized
-        time.sleep(poll)
-        try:
-            pid = int(Path(pid_file).read_text().strip())
-        except (OSError, ValueError):
-            if time.monotonic() - started > 120:
-                return
     client = redis.Redis(unix_socket_path=socket_path, socket_timeout=10, socket_connect_timeout=10)
 
     def others() -> int | None:
-        """Clients other than this one; None while loading or not answering (busy, not idle)."""
+        """Clients other than this one; None while loading or not answering (busy, not idle);
+        -1 when another server answers on the socket (ours died, and a start replaced it)."""
         try:
-            info = client.info("clients", "persistence")
+            info = client.info("server", "clients", "persistence")
         except redis.exceptions.RedisError:
             return None
+        if int(info["process_id"]) != pid:
+            return -1
         return None if int(info.get("loading", 0)) else int(info["connected_clients"]) - 1
 
     quiet_since = None  # the first poll that found no other client, since the last that found one
     try:
         while _alive(pid):
             time.sleep(poll)
-            if others() != 0:
+            found = others()
+            if found == -1:
+                break
+            if found != 0:
                 quiet_since = None
                 continue
             quiet_since = quiet_since or time.monotonic()
