@@ -1,4 +1,5 @@
-// verify: trie invariants; each statement returns one row per violation found.
+// verify: the simplex tree's invariants, then the memory's (what a lost write breaks: counts,
+// embeddings, witnesses, session simplices); each statement returns one row per violation.
 // (Counts come from OPTIONAL MATCH, not pattern comprehensions: FalkorDB 4.16 evaluates
 // some comprehension directions and inner WHEREs wrongly.)
 // params: user_id
@@ -49,4 +50,34 @@ WITH h, count(n) AS size
 MATCH walk = (h)-[:NEXT_SAME_LABEL*0..]->(t)
 WITH h, size, max(length(walk)) AS length
 WHERE length + 1 <> size
-RETURN 'list: the walk from its head misses nodes' AS problem, h.ring_head AS key
+RETURN 'list: the walk from its head misses nodes' AS problem, h.ring_head AS key;
+MATCH (u:User {id: $user_id})
+OPTIONAL MATCH (m:Memory {user_id: $user_id})
+WITH u, count(m) AS memories
+WHERE u.memories IS NOT NULL AND u.memories <> memories
+RETURN 'memory count out of date (an ingest did not finish)' AS problem, toString(memories) AS key;
+MATCH (m:Memory {user_id: $user_id})
+WHERE m.complete IS NULL
+RETURN 'memory left incomplete by an interrupted ingest (run it again)' AS problem, m.uid AS key;
+MATCH (m:Memory {user_id: $user_id})
+WHERE m.complete = true AND m.embedding IS NULL
+RETURN 'memory without its embedding' AS problem, m.uid AS key;
+MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(:Entity)
+WHERE m.complete = true
+WITH DISTINCT m
+OPTIONAL MATCH (s:SimplexNode {user_id: $user_id, kind: 'turn'})-[:WITNESSED_BY]->(m)
+WITH m, count(s) AS turns
+WHERE turns = 0
+RETURN 'memory with entities but no turn simplex witnessed by it' AS problem, m.uid AS key;
+MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(:Entity)
+WHERE m.complete = true
+WITH m.session AS session, count(DISTINCT m) AS memories
+OPTIONAL MATCH (s:SimplexNode {user_id: $user_id})-[:WITNESSED_BY]->(x:Memory {user_id: $user_id, session: session})
+WITH session, memories, s, count(DISTINCT x) AS seen
+WITH session, max(CASE WHEN seen = memories THEN 1 ELSE 0 END) AS whole
+WHERE whole = 0
+RETURN 'session without its session simplex (one witnessed by all its memories)' AS problem, session AS key;
+MATCH (s:SimplexNode {user_id: $user_id})-[:WITNESSED_BY]->(m)
+WITH s, count(m) AS witnesses
+WHERE s.count < witnesses
+RETURN 'simplex counted fewer times than it was witnessed' AS problem, s.key AS key
