@@ -1,6 +1,9 @@
 // ensure_entities: create the user and any entity not seen before (fresh vids from the
-// user's counter), then return the vid of every requested entity. One statement.
-// params: user_id, entities, now
+// user's counter), then return the vid of every requested entity. One statement. An ingest
+// creates its entities $pending: invisible to entity resolution until a memory that mentions
+// them is complete (complete_memories), so that a re-run never resolves against what an
+// interrupted one half-wrote.
+// params: user_id, entities, now, pending
 // mode: write
 MERGE (u:User {id: $user_id})
   ON CREATE SET u.next_vid = 1, u.created_at = $now
@@ -14,7 +17,8 @@ WITH u, collect(CASE WHEN e IS NULL THEN ent END) AS fresh
 FOREACH (i IN range(0, size(fresh) - 1) |
   CREATE (:Entity {user_id: $user_id, vid: u.next_vid + i, name: fresh[i].name, norm: fresh[i].norm,
                    kind: fresh[i].kind, aliases: [fresh[i].name], alias_text: fresh[i].name,
-                   frequency: 0, first_seen: $now, last_seen: $now}))
+                   frequency: 0, first_seen: $now, last_seen: $now,
+                   pending: CASE WHEN $pending THEN $now ELSE null END}))
 SET u.next_vid = u.next_vid + size(fresh)
 WITH count(*) AS done
 UNWIND $entities AS ent

@@ -65,15 +65,17 @@ class Complex:
 
     # -- vertices --------------------------------------------------------------------
 
-    def ensure_entities(self, names: Iterable[str], kinds: Mapping[str, str] | None = None) -> dict[str, int]:
-        """vid of each name, creating entities for names never seen (one statement)."""
+    def ensure_entities(self, names: Iterable[str], kinds: Mapping[str, str] | None = None, *,
+                        pending: bool = False) -> dict[str, int]:
+        """vid of each name, creating entities for names never seen (one statement); `pending`
+        ones stay out of ingest's entity resolution until a memory mentioning them is complete."""
         wanted = {normalise(n): n for n in names}
         missing = [
             {"norm": norm, "name": name, "kind": (kinds or {}).get(name, "ENTITY")}
             for norm, name in wanted.items() if norm not in self._vid_of
         ]
         if missing:
-            for row in self._run("ensure_entities", entities=missing, now=to_epoch(None)):
+            for row in self._run("ensure_entities", entities=missing, now=to_epoch(None), pending=pending):
                 self._remember(row)
             self._known = True
         return {name: self._vid_of[norm] for norm, name in wanted.items()}
@@ -288,6 +290,13 @@ class Complex:
             return 0
         rows = self._run("remove", vids=list(vids), cofaces=cofaces)
         return rows[0]["removed_count"] if rows else 0
+
+    def unwitness(self, memories: Sequence[str]) -> int:
+        """Take back what these memories (uids) stated and observed: their mentions, the
+        relations they stated, and their witness of simplices (a simplex no other observation
+        keeps is removed). Returns how many simplices went."""
+        gone = self._run("unwitness_memories", uids=list(memories), sep=SEP)
+        return sum(self.remove(row["path"]) for row in gone)
 
     def witness(self, by: str = "session", window: timedelta | float | None = None,
                 sessions: Iterable[str] | None = None) -> int:

@@ -55,8 +55,10 @@ def test_a_huge_speaker_or_entity_name_is_stored_and_the_server_lives(mem, user)
 
 
 def test_the_raw_statement_with_a_huge_key_does_not_crash_the_server(mem, user):
-    mem.run("ensure_entities", user_id=user, entities=[{"norm": "x" * 4097, "name": "n", "kind": "GPE"}], now=0.0)
-    mem.run("ensure_entities", user_id=user, entities=[{"norm": " padded ", "name": "n", "kind": "GPE"}], now=0.0)
+    mem.run("ensure_entities", user_id=user, entities=[{"norm": "x" * 4097, "name": "n", "kind": "GPE"}], now=0.0,
+            pending=False)
+    mem.run("ensure_entities", user_id=user, entities=[{"norm": " padded ", "name": "n", "kind": "GPE"}], now=0.0,
+            pending=False)
     assert alive(mem)
 
 

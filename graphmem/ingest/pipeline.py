@@ -42,7 +42,7 @@ def embed_threads(precision: str) -> int | None:
 def ingest(store: Store, models: Models, source: Source, *, user: str, format: str | None = None,
            dry_run: bool = False, progress: Progress | None = None) -> IngestSummary:
     """Ingest transcripts (paths) or already parsed turns into `user`'s memory."""
-    started = time.perf_counter()
+    started, began = time.perf_counter(), time.time()
     transcripts = read_sources(source, format)  # validate everything before writing anything
     summary = IngestSummary(user, files=len(transcripts), dry_run=dry_run,
                             turns=sum(len(turns) for _, turns in transcripts))
@@ -94,7 +94,7 @@ def ingest(store: Store, models: Models, source: Source, *, user: str, format: s
             future.result()  # re-raises a failed write
     summary.entities_added += len(resolver.entities)
     if not dry_run and summary.turns:
-        finish(store, cx, {session_key(name, t) for name, turns in transcripts for t in turns}, summary, clock)
+        finish(store, cx, {session_key(name, t) for name, turns in transcripts for t in turns}, began, summary, clock)
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -41,7 +41,8 @@ class Resolver:
         self.entities: dict[str, Entity] = {}
         self.alias: dict[str, str] = {}
         for row in catalog:
-            entity = Entity(row["name"], row["norm"], row["kind"] or "ENTITY", list(row["aliases"] or []), row["vid"])
+            entity = Entity(row["name"], row["norm"], row["kind"] or "ENTITY", list(row["aliases"] or []), row["vid"],
+                            dirty=not row["embedded"])  # written again, with its vector, when next mentioned
             self._add(entity)
 
     def _add(self, entity: Entity) -> Entity:
@@ -51,7 +52,7 @@ class Resolver:
         return entity
 
     def speaker(self, name: str) -> Entity:
-        return self._exact(name) or self._add(Entity(name, normalise(name), "PERSON", [name]))
+        return self._exact(name) or self._add(Entity(name, normalise(name), "PERSON", [name], dirty=True))
 
     def _exact(self, name: str) -> Entity | None:
         norm = self.alias.get(normalise(name))

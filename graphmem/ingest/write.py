@@ -12,8 +12,10 @@ from .summary import IngestSummary, Stopwatch
 def write_batch(store: Store, cx: Complex, plan: BatchPlan, summary: IngestSummary, clock: Stopwatch) -> None:
     user = cx.user
     with clock("write"):
+        cx.unwitness(plan.uids)  # what an interrupted run wrote of these memories: they are written anew
         names = {e["norm"]: e["name"] for e in plan.entities}
-        by_name = cx.ensure_entities(list(names.values()), {e["name"]: e["kind"] for e in plan.entities})
+        by_name = cx.ensure_entities(list(names.values()), {e["name"]: e["kind"] for e in plan.entities},
+                                     pending=True)
         vid = {norm: by_name[name] for norm, name in names.items()}
         rows = [{**row, "mentions": sorted(vid[n] for n in row["mentions"])} for row in plan.rows]
         summary.mentions += store.run("ingest_memories", user_id=user, memories=rows)[0]["mentions"]
@@ -37,11 +39,14 @@ def write_batch(store: Store, cx: Complex, plan: BatchPlan, summary: IngestSumma
         store.run("complete_memories", user_id=user, uids=plan.uids)
 
 
-def finish(store: Store, cx: Complex, sessions: set[str], summary: IngestSummary, clock: Stopwatch) -> None:
+def finish(store: Store, cx: Complex, sessions: set[str], started: float, summary: IngestSummary,
+           clock: Stopwatch) -> None:
     """After every batch: one simplex per session read (known turns' sessions too: a run killed
     before this step left them unwitnessed; not all of the user's, so this step stays O(input)),
-    the user's memory count, and the time-window simplices when configured."""
+    the user's memory count, the time-window simplices when configured, and the entities an
+    interrupted run created and this one did not use."""
     with clock("session simplices"):
+        store.run("prune_entities", user_id=cx.user, before=started)
         summary.session_simplices = cx.witness("session", sessions=sessions)
         store.run("count_memories", user_id=cx.user)
         if store.settings.witness_window > 0:

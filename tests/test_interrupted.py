@@ -1,0 +1,147 @@
+"""An ingest interrupted after any statement, then run again, leaves exactly the graph an
+uninterrupted run leaves: same entities (names, kinds, aliases, embeddings), mentions,
+relations, simplices with their counts and witnesses, term frequencies and sentences.
+
+The transcript is made to be resolved differently from a half-written state: "Mel" is
+Melanie's short name only while "Mell Stone", met in the same batch, is not yet known."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem import Settings
+from graphmem.ingest import ingest
+from graphmem.models import Models
+from graphmem.store import Store
+
+TRANSCRIPT = """\
+## 8 May 2023
+Melanie: I took the kids to the lake with Caroline yesterday.
+Caroline: Mel, the lake near Portland is lovely. Did Oscar swim?
+Melanie: Oscar swam all afternoon while Caroline painted.
+Caroline: I sold a painting to a gallery in Seattle last week. Mell Stone bought one too.
+
+## 20 May 2023
+Mel: Caroline, my sister Anna visited us from Boston.
+Caroline: How is Anna? Is she still at Harvard?
+Melanie: Anna finished at Harvard and moved to Denver with Oscar's cousin Liam.
+Caroline: Liam and Anna should come to Portland in June.
+
+## 2 June 2023
+Melanie: Liam started a bakery in Denver. Anna helps on weekends.
+Caroline: I want to paint the bakery in Denver some day.
+"""
+
+
+class Interrupted(Exception):
+    pass
+
+
+def graph(mem, user) -> dict:
+    q = mem.driver.run
+    u = {"u": user}
+    return {
+        "entities": sorted((r["name"], r["kind"], tuple(sorted(r["aliases"] or [])), r["frequency"], r["embedded"])
+                           for r in q("MATCH (e:Entity {user_id: $u}) RETURN e.name AS name, e.kind AS kind, "
+                                      "e.aliases AS aliases, e.frequency AS frequency, "
+                                      "e.embedding IS NOT NULL AS embedded", u)),
+        "mentions": sorted((r["m"], r["e"]) for r in q(
+            "MATCH (m:Memory {user_id: $u})-[:MENTIONS]->(e:Entity) RETURN m.source_id AS m, e.name AS e", u)),
+        "relations": sorted((r["a"], r["label"], r["b"], r["m"]) for r in q(
+            "MATCH (a:Entity {user_id: $u})-[r:RELATES]->(b:Entity) MATCH (m:Memory {user_id: $u, uid: r.memory}) "
+            "RETURN a.name AS a, r.label AS label, b.name AS b, m.source_id AS m", u)),
+        "simplices": sorted((s.names, s.kind, s.count, tuple(sorted(source(mem, user, s.witnesses))))
+                            for s in mem.complex(user).simplices()),
+        "terms": sorted((r["w"], r["df"], r["n"]) for r in q(
+            "MATCH (t:Term {user_id: $u}) OPTIONAL MATCH (t)<-[h:HAS_TERM]-(:Memory) "
+            "RETURN t.word AS w, t.df AS df, count(h) AS n", u)),
+        "sentences": sorted((r["m"], r["n"]) for r in q(
+            "MATCH (m:Memory {user_id: $u})-[:HAS_SENTENCE]->(s:Sentence) WHERE s.embedding IS NOT NULL "
+            "RETURN m.source_id AS m, s.n AS n", u)),
+        "memories": sorted((r["m"], r["complete"], r["embedded"]) for r in q(
+            "MATCH (m:Memory {user_id: $u}) RETURN m.source_id AS m, m.complete AS complete, "
+            "m.embedding IS NOT NULL AS embedded", u)),
+        "stats": {k: v for k, v in mem.complex(user).stats().items() if k != "user"},
+    }
+
+
+def source(mem, user, uids) -> list[str]:
+    rows = mem.driver.run("UNWIND $uids AS uid MATCH (m:Memory {user_id: $u, uid: uid}) RETURN m.source_id AS s",
+                          {"u": user, "uids": list(uids)})
+    return [r["s"] for r in rows]
+
+
+@pytest.mark.slow
+def test_an_ingest_interrupted_after_any_statement_then_rerun_gives_the_clean_graph(mem, backend, tmp_path):
+    path = tmp_path / "chat.txt"
+    path.write_text(TRANSCRIPT)
+    settings = Settings(**{**{f: getattr(mem.settings, f) for f in ("uri", "home", "graph")}, "ingest_batch": 4})
+    store, models = Store(mem.driver, settings), Models(settings)
+    reference = f"clean-{backend}-{tmp_path.name}"
+    ingest(store, models, path, user=reference)
+    want = graph(mem, reference)
+    assert mem.complex(reference).verify() == []
+
+    statements = []
+    mem.driver.tracer = lambda query, params: statements.append(query)
+    try:
+        ingest(store, models, path, user=f"{reference}-count")
+    finally:
+        mem.driver.tracer = None
+    points = range(1, len(statements))  # after each statement but the last
+    failures = []
+    for point in points:
+        user = f"{reference}-{point}"
+        seen = []
+
+        def stop(query, params, seen=seen, point=point):
+            seen.append(query)
+            if len(seen) > point:
+                raise Interrupted(point)
+
+        mem.driver.tracer = stop
+        try:
+            with pytest.raises(Interrupted):
+                ingest(store, models, path, user=user)
+        finally:
+            mem.driver.tracer = None
+        ingest(store, models, path, user=user)
+        got = graph(mem, user)
+        if got != want or mem.complex(user).verify():
+            failures.append((point, statements[point].split("\n")[0][:60],
+                             {k for k in want if got[k] != want[k]}, mem.complex(user).verify()[:2]))
+    assert failures == [], failures
+
+
+def test_entities_an_unfinished_ingest_created_are_invisible_until_used_then_pruned(mem, user):
+    import time
+
+    cx = mem.complex(user)
+    cx.ensure_entities(["Settled"])
+    cx.ensure_entities(["Half Written", "Used Later"], pending=True)
+    catalog = {r["name"] for r in mem.run("entity_catalog", user_id=user)}
+    assert catalog == {"Settled"}  # resolution never sees what an unfinished batch wrote
+    vid = cx.ensure_entities(["Used Later"])["Used Later"]
+    mem.driver.run("CREATE (m:Memory {user_id: $u, uid: 'm1', text: 'x'}) WITH m "
+                   "MATCH (e:Entity {user_id: $u, vid: $v}) CREATE (m)-[:MENTIONS]->(e)", {"u": user, "v": vid})
+    mem.run("complete_memories", user_id=user, uids=["m1"])
+    assert {r["name"] for r in mem.run("entity_catalog", user_id=user)} == {"Settled", "Used Later"}
+    mem.run("prune_entities", user_id=user, before=time.time() + 1)
+    names = {r["name"] for r in mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN e.name AS name", {"u": user})}
+    assert names == {"Settled", "Used Later"}  # the unused pending one is gone, nothing else
+
+
+def test_unwitness_takes_back_a_memorys_mentions_relations_and_simplices(mem, user, tmp_path):
+    path = tmp_path / "chat.txt"
+    path.write_text(TRANSCRIPT)
+    mem.ingest(path, user=user)
+    cx = mem.complex(user)
+    row = mem.driver.run("MATCH (m:Memory {user_id: $u, source_id: 'chat.txt:3'}) RETURN m.uid AS uid", {"u": user})[0]
+    turn = [s for s in cx.simplices() if s.kind == "turn" and row["uid"] in s.witnesses]
+    assert turn
+    cx.unwitness([row["uid"]])
+    q = {"u": user, "uid": row["uid"]}
+    assert mem.driver.run("MATCH (m:Memory {user_id: $u, uid: $uid})-[r:MENTIONS]->() RETURN count(r) AS n", q)[0]["n"] == 0
+    assert mem.driver.run("MATCH ()-[r:RELATES {memory: $uid}]->() RETURN count(r) AS n", q)[0]["n"] == 0
+    assert not [s for s in cx.simplices() if row["uid"] in s.witnesses]
+    assert all(p["key"] == row["uid"] or "session" in p["problem"] for p in cx.verify())  # the trie stays sound
