@@ -213,6 +213,10 @@ class EmbeddedServer:
             "--auto-aof-rewrite-min-size", AOF_REWRITE_MIN_SIZE,
             "--save", "",
             "--loadmodule", str(module.resolve()),
+            # no query telemetry: FalkorDB would keep recent queries with their parameters (chat
+            # text) in a `telemetry{graph}` stream that outlives restarts and rewrites, a copy of
+            # user text outside the graph that forgetting could not reach
+            "CMD_INFO", "no",
         ]
         done = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True, start_new_session=True)

@@ -66,6 +66,9 @@ class FalkorDriver(Driver):
         return rows
 
     def install_schema(self, statements: list[str], params: Mapping[str, Any]) -> None:
+        # the query telemetry an earlier version's server kept (queries with their parameters:
+        # chat text); the embedded server now runs without it (embedded.py, CMD_INFO)
+        self._db.connection.delete(f"telemetry{{{self.graph_name}}}")
         existing = self._existing_indexes()
         for statement in statements:
             if _index_signature(statement) in existing:
