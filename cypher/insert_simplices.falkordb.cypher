@@ -19,6 +19,7 @@
 // most of a single insert's time, bench/README.md).
 // params: user_id, vids, nodes, words, sep
 // mode: write
+// retry: no (a word without witnesses raises its count each time it runs)
 UNWIND $vids AS v
 OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: v})
 WITH v, e ORDER BY v

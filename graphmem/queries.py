@@ -2,7 +2,9 @@
 `NAME.falkordb.cypher` sits beside a file only where the dialects really differ.
 
 Each file opens with comment lines: a one-line description, `// params: a, b`, and
-`// mode: read` or `// mode: write` (a read runs on a read replica or as GRAPH.RO_QUERY)."""
+`// mode: read` or `// mode: write` (a read runs on a read replica or as GRAPH.RO_QUERY), and
+`// retry: no` on a write that a second run would apply twice (it is then not repeated after a
+lost connection; every other statement is)."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ class Query:
     params: tuple[str, ...]
     path: Path
     read_only: bool  # declared by the file's `// mode:` line
+    retry: bool = True  # safe to run again after a lost connection (`// retry: no` says not)
 
     def statements(self) -> list[str]:
         """Schema files hold several statements separated by ';'."""
@@ -49,7 +52,8 @@ def load(name: str, dialect: str = "neo4j") -> Query:
     if mode is None or mode[1] not in ("read", "write"):
         raise ValueError(f"{path.name}: its header needs a `// mode: read` or `// mode: write` line")
     text = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("//")).strip()
-    return Query(name, text, params, path, mode[1] == "read")
+    once = re.search(r"^//\s*retry:\s*no\b", raw, re.MULTILINE) is not None
+    return Query(name, text, params, path, mode[1] == "read", mode[1] == "read" or not once)
 
 
 def names() -> list[str]:

@@ -33,14 +33,16 @@ class Store:
         missing = set(query.params) - set(params)
         if missing:
             raise TypeError(f"{query.path.name} needs parameters {sorted(missing)}")
-        return self.driver.run(query.text, {k: params[k] for k in query.params}, read_only=query.read_only)
+        return self.driver.run(query.text, {k: params[k] for k in query.params}, read_only=query.read_only,
+                               retry=query.retry)
 
     def run_each(self, name: str, **params: Any) -> list[dict]:
         """Run every statement of a multi-statement file (verify.cypher), rows concatenated."""
         query = self.query(name)
         rows: list[dict] = []
         for statement in query.statements():
-            rows += self.driver.run(statement, {k: params[k] for k in query.params}, read_only=query.read_only)
+            rows += self.driver.run(statement, {k: params[k] for k in query.params}, read_only=query.read_only,
+                                    retry=query.retry)
         return rows
 
     def install_schema(self) -> None:

@@ -19,13 +19,14 @@ def connect(settings: Settings, auth: tuple[str, str] | None = None) -> Driver:
         from .falkor import FalkorDriver
 
         server = EmbeddedServer(settings.home, settings.aof_fsync, settings.server_idle_stop)
+        where = f"embedded {server.dir}"
         try:
-            return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=f"embedded {server.dir}")
+            return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=where, revive=server.start)
         except BackendUnavailable:
             if server.running():
                 raise
         # it stopped itself, idle, between start() and our connection: start it again
-        return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=f"embedded {server.dir}")
+        return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=where, revive=server.start)
     try:
         parts = urlsplit(uri)
         port = parts.port

@@ -17,16 +17,19 @@ class Driver(ABC):
     dialect: str
     tracer: Tracer | None = None
 
-    def run(self, query: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False) -> list[dict]:
+    def run(self, query: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False,
+            retry: bool = False) -> list[dict]:
+        """`retry`: the statement may run again after a lost connection (it reads, or its
+        writes are idempotent)."""
         params = dict(params or {})
         if self.tracer:
             self.tracer(query, params)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s %s", query, {k: _short(v) for k, v in params.items()})
-        return self._run(query, params, read_only)
+        return self._run(query, params, read_only, retry)
 
     @abstractmethod
-    def _run(self, query: str, params: dict, read_only: bool) -> list[dict]: ...
+    def _run(self, query: str, params: dict, read_only: bool, retry: bool = False) -> list[dict]: ...
 
     @abstractmethod
     def install_schema(self, statements: list[str], params: Mapping[str, Any]) -> None:

@@ -45,7 +45,8 @@ MAX_SOCKET_PATH = 100  # sun_path is 104-108 bytes depending on the OS
 # unrewritten), and a clean stop rewrites first when the log has grown.
 AOF_REWRITE_MIN_SIZE = "16mb"
 AOF_GROWTH_COMPACTED_AT_STOP = 1 << 20  # bytes of statements since the last rewrite
-LOADING_TIMEOUT = 3600.0  # a server loading its data is waited for this long, not `timeout`
+LOADING_TIMEOUT = 3600.0  # a server loading its data is waited for this long, not `timeout` ...
+HUNG_AFTER = 30.0  # ... as long as it keeps working: one that used no CPU for this long is hung
 WATCHDOG = "graphmem-watchdog"  # in the watchdog's command line, to recognise it by its pid
 
 
@@ -265,25 +266,50 @@ class EmbeddedServer:
 
     def _wait_ready(self, timeout: float) -> None:
         """Until the server answers PONG. One alive but still loading its data is waited for up
-        to LOADING_TIMEOUT: a large store takes longer than a start, and while it builds its
-        indexes it answers nothing at all, not even LOADING. One that dies meanwhile is reported
-        at once."""
+        to LOADING_TIMEOUT as long as it works (a large store takes longer than a start, and
+        while it builds its indexes it answers nothing at all, not even LOADING); one that used
+        no CPU for HUNG_AFTER seconds is reported as hung, one that dies at once, and a live one
+        whose socket file is gone at once too (nothing could ever reach it)."""
         started = time.monotonic()
         seen_alive = False
+        progress, progressed = _cpu_time(self.pid()), started
         while True:
             if self.running():
                 return
-            waited = time.monotonic() - started
-            alive = self.pid() is not None
-            if seen_alive and not alive:
+            now = time.monotonic()
+            waited = now - started
+            pid = self.pid()
+            if seen_alive and pid is None:
                 break  # it crashed: its log says why
-            seen_alive |= alive
-            if waited > (LOADING_TIMEOUT if alive else timeout):
+            seen_alive |= pid is not None
+            if pid is not None and not self.socket_path.exists() and waited > 2.0:
+                raise BackendUnavailable(
+                    f"the embedded FalkorDB (pid {pid}) runs but its socket {self.socket_path} is gone, so nothing "
+                    f"can reach it: stop it (kill {pid}; its data is safe on disk) and try again")
+            cpu = _cpu_time(pid)
+            if cpu != progress:
+                progress, progressed = cpu, now
+            if pid is not None and cpu is not None and now - progressed > HUNG_AFTER:
+                raise BackendUnavailable(
+                    f"the embedded FalkorDB (pid {pid}) has not answered for {waited:.0f}s and did no work for "
+                    f"{HUNG_AFTER:.0f}s: it is hung; stop it (kill {pid}) and try again; see {self.log_file}")
+            if waited > (LOADING_TIMEOUT if pid is not None else timeout):
                 break
             time.sleep(0.05)
         tail = self.log_file.read_text(errors="replace").splitlines()[-5:] if self.log_file.exists() else []
         raise BackendUnavailable(
             f"embedded FalkorDB did not become ready in {waited:.0f}s; see {self.log_file}: " + " | ".join(tail))
+
+
+def _cpu_time(pid: int | None) -> int | None:
+    """CPU ticks a process has used (Linux); None where that cannot be read."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _alive(pid: int) -> bool:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import logging
+import time
+from typing import Any, Callable, Mapping
 
 import redis
 from falkordb import FalkorDB
@@ -10,6 +12,15 @@ from falkordb.query_result import QueryResult
 
 from ..errors import BackendUnavailable, GraphmemError
 from .base import Driver
+
+log = logging.getLogger(__name__)
+
+# A statement that runs this long is taken for a hung server (the largest batch statements
+# take seconds): the call fails in one line instead of waiting forever.
+STATEMENT_TIMEOUT = 600.0
+CONNECT_TIMEOUT = 10.0
+REVIVALS = 2  # times one call restarts a dead embedded server before it gives up
+INDEX_WAIT = 60.0  # a restarted server's indexes are waited for this long before recall uses them
 
 # FalkorDB enforces uniqueness through GRAPH.CONSTRAINT, not Cypher; Neo4j gets its rules from
 # cypher/schema.cypher. On FalkorDB only integer keys get a constraint: its enforcement of a
@@ -34,20 +45,44 @@ class FalkorDriver(Driver):
     dialect = "falkordb"
 
     def __init__(self, graph: str, *, unix_socket_path: str | None = None, host: str = "localhost",
-                 port: int = 6379, password: str | None = None, where: str = ""):
+                 port: int = 6379, password: str | None = None, where: str = "",
+                 revive: Callable[[], object] | None = None):
+        """`revive` restarts a server that died (the embedded one): calls that lose the
+        server call it and go on, retrying the statement when that is safe."""
         self.where = where or (unix_socket_path or f"{host}:{port}")
+        self._revive = revive
+        timeouts = {"socket_timeout": STATEMENT_TIMEOUT, "socket_connect_timeout": CONNECT_TIMEOUT}
         try:
             if unix_socket_path:
-                self._db = FalkorDB(unix_socket_path=unix_socket_path)
+                self._db = FalkorDB(unix_socket_path=unix_socket_path, **timeouts)
             else:
-                self._db = FalkorDB(host=host, port=port, password=password)
+                self._db = FalkorDB(host=host, port=port, password=password, **timeouts)
             self._db.connection.ping()
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError) as exc:
             raise BackendUnavailable(f"cannot reach FalkorDB at {self.where}: {exc}") from None
         self._graph = self._db.select_graph(graph)
         self.graph_name = graph
 
-    def _run(self, query: str, params: dict, read_only: bool) -> list[dict]:
+    def _run(self, query: str, params: dict, read_only: bool, retry: bool = False) -> list[dict]:
+        for attempt in range(REVIVALS + 1):
+            try:
+                return self._once(query, params, read_only)
+            except redis.exceptions.TimeoutError:
+                raise BackendUnavailable(f"FalkorDB at {self.where} did not answer in {STATEMENT_TIMEOUT:.0f}s; "
+                                         f"it may be hung: see its log") from None
+            except redis.exceptions.ConnectionError as exc:
+                if self._revive is None or attempt == REVIVALS:
+                    raise BackendUnavailable(f"lost FalkorDB at {self.where}: {exc}") from None
+                log.warning("lost the embedded FalkorDB at %s (%s): restarting it on the same data", self.where, exc)
+                self._revive()
+                self.wait_for_indexes()
+                if not retry:
+                    raise BackendUnavailable(
+                        f"lost FalkorDB at {self.where} during a write that may have been applied, so it was not "
+                        f"repeated; the server was restarted: run the call again") from None
+        raise AssertionError("unreachable")
+
+    def _once(self, query: str, params: dict, read_only: bool) -> list[dict]:
         graph = self._graph
         try:
             # the client's own query()/ro_query() with its compact format; its per-value parser
@@ -61,9 +96,22 @@ class FalkorDriver(Driver):
                 rows = [dict(zip(header, row)) for row in result.result_set]
         except redis.exceptions.ResponseError as exc:
             raise GraphmemError(f"FalkorDB rejected the statement: {exc}") from exc
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-            raise BackendUnavailable(f"lost FalkorDB at {self.where}: {exc}") from None
         return rows
+
+    def wait_for_indexes(self, timeout: float = INDEX_WAIT) -> None:
+        """Until every index is operational: a server that has just replayed its data answers
+        before its vector indexes are rebuilt, and queries on them fail meanwhile."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                rows = self._once("CALL db.indexes() YIELD status RETURN status", {}, True)
+            except redis.exceptions.ConnectionError:
+                rows = [{"status": "down"}]
+            if all(row["status"] == "OPERATIONAL" for row in rows):
+                return
+            if time.monotonic() > deadline:
+                raise BackendUnavailable(f"FalkorDB at {self.where}: its indexes were not rebuilt in {timeout:.0f}s")
+            time.sleep(0.02)
 
     def install_schema(self, statements: list[str], params: Mapping[str, Any]) -> None:
         # the query telemetry an earlier version's server kept (queries with their parameters:
@@ -73,15 +121,33 @@ class FalkorDriver(Driver):
         for statement in statements:
             if _index_signature(statement) in existing:
                 continue
-            self._graph.query(statement, dict(params))
-        constraints = {(row["label"], tuple(sorted(row["properties"]))) for row in
-                       self.run("CALL db.constraints() YIELD label, properties RETURN label, properties")}
+            try:
+                self._graph.query(statement, dict(params))
+            except redis.exceptions.ResponseError:
+                # another process opening the same fresh store created it meanwhile: fine; any
+                # other refusal is raised
+                if _index_signature(statement) not in self._existing_indexes():
+                    raise
+        constraints = self._constraints()
         for label, props in UNIQUE_KEYS:
             if (label, tuple(sorted(props))) not in constraints:
-                self._constraint("CREATE", label, props)
+                try:
+                    self._constraint("CREATE", label, props)
+                except redis.exceptions.ResponseError:
+                    if (label, tuple(sorted(props))) not in self._constraints():
+                        raise  # not another process's creation: a real refusal
         for label, props in DROPPED_KEYS:
             if (label, tuple(sorted(props))) in constraints:
-                self._constraint("DROP", label, props)
+                try:
+                    self._constraint("DROP", label, props)
+                except redis.exceptions.ResponseError:
+                    if (label, tuple(sorted(props))) in self._constraints():
+                        raise
+        self.wait_for_indexes()
+
+    def _constraints(self) -> set[tuple[str, tuple[str, ...]]]:
+        return {(row["label"], tuple(sorted(row["properties"]))) for row in
+                self.run("CALL db.constraints() YIELD label, properties RETURN label, properties")}
 
     def _constraint(self, action: str, label: str, props: tuple[str, ...]) -> None:
         self._db.connection.execute_command(

@@ -48,7 +48,7 @@ class Neo4jDriver(Driver):
             raise BackendUnavailable(f"Neo4j at {uri} is {agent}: graphmem needs Neo4j "
                                      f"{'.'.join(map(str, MIN_VERSION))} or later")
 
-    def _run(self, query: str, params: dict, read_only: bool) -> list[dict]:
+    def _run(self, query: str, params: dict, read_only: bool, retry: bool = False) -> list[dict]:
         routing = neo4j.RoutingControl.READ if read_only else neo4j.RoutingControl.WRITE
         try:
             records, _, _ = self._driver.execute_query(

@@ -1,0 +1,80 @@
+"""A server that dies comes back, nothing waits forever, and opening a store from several
+processes at once is safe."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from graphmem import BackendUnavailable, Memory, Settings
+from graphmem.drivers.embedded import EmbeddedServer
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "chat.txt"
+
+
+def kill(server: EmbeddedServer) -> None:
+    pid = server.pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    while server.pid() is not None:
+        time.sleep(0.02)
+
+
+@pytest.mark.slow
+def test_a_killed_server_is_restarted_on_the_same_data_and_the_call_goes_on(tmp_path, caplog):
+    settings = Settings(home=tmp_path, server_idle_stop=0)
+    server = EmbeddedServer(tmp_path)
+    try:
+        with Memory(settings=settings) as mem:
+            mem.ingest(EXAMPLE, user="u")
+            before = mem.recall("Where did Alice adopt Rex?", user="u", k=3).source_ids
+            kill(server)
+            with caplog.at_level(logging.WARNING, logger="graphmem.drivers.falkor"):
+                after = mem.recall("Where did Alice adopt Rex?", user="u", k=3).source_ids  # reads retry
+            assert after == before
+            assert any("restarting it on the same data" in r.getMessage() for r in caplog.records)
+            kill(server)
+            assert mem.ingest(EXAMPLE, user="u").memories_added == 0  # idempotent writes retry too
+            cx = mem.complex("u")
+            vids = list(cx.ensure_entities(["Alice", "Zed"]).values())
+            kill(server)
+            with pytest.raises(BackendUnavailable, match="may have been applied"):
+                cx.insert(vids)  # a count-raising write is not repeated
+            assert mem.complex("u").verify() == []  # ... and the server is back for what follows
+    finally:
+        server.stop()
+
+
+def test_a_server_whose_socket_is_gone_is_reported_at_once_not_waited_for(tmp_path):
+    server = EmbeddedServer(tmp_path)
+    server.start()
+    pid = server.pid()
+    try:
+        server.socket_path.unlink()
+        started = time.monotonic()
+        with pytest.raises(BackendUnavailable, match="socket .* is gone"):
+            Memory(settings=Settings(home=tmp_path, server_idle_stop=0))
+        assert time.monotonic() - started < 15
+    finally:
+        if pid is not None:
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.slow
+def test_several_processes_opening_a_fresh_store_at_once_all_succeed(tmp_path):
+    code = ("import sys; from graphmem import Memory, Settings; "
+            "m = Memory(settings=Settings(home=sys.argv[1], server_idle_stop=0)); m.close(); print('ok')")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    try:
+        results = [p.communicate(timeout=120) for p in procs]
+        assert [p.returncode for p in procs] == [0] * 6, [err[-300:] for _, err in results]
+    finally:
+        EmbeddedServer(tmp_path).stop()
