@@ -78,3 +78,37 @@ def test_several_processes_opening_a_fresh_store_at_once_all_succeed(tmp_path):
         assert [p.returncode for p in procs] == [0] * 6, [err[-300:] for _, err in results]
     finally:
         EmbeddedServer(tmp_path).stop()
+
+
+def _fill(mem, prefix: str, n: int) -> None:
+    cx = mem.complex("u")
+    for i in range(n):
+        cx.insert([f"{prefix}{i}", f"{prefix}x{i}"])
+
+
+@pytest.mark.slow
+def test_a_truncated_append_only_file_is_reported_and_a_broken_snapshot_names_its_cause(tmp_path, caplog):
+    settings = Settings(home=tmp_path, server_idle_stop=0)
+    server = EmbeddedServer(tmp_path)
+    aof = tmp_path / "falkordb" / "appendonlydir"
+    with Memory(settings=settings) as mem:
+        _fill(mem, "a", 30)
+        mem.driver._db.connection.bgrewriteaof()
+        time.sleep(1.0)
+        _fill(mem, "c", 30)
+        time.sleep(1.5)  # appendfsync everysec
+        kill(server)
+    incr = sorted(aof.glob("*.incr.aof"))[-1]
+    incr.write_bytes(incr.read_bytes()[:-200])  # a crash cut the last write short
+    with caplog.at_level(logging.WARNING, logger="graphmem.drivers.embedded"):
+        with Memory(settings=settings) as mem:
+            assert mem.complex("u").stats()["simplices"] < 60  # the cut write is gone ...
+    assert any("truncated" in r.getMessage() for r in caplog.records)  # ... and the user is told
+    server.stop()
+    base = sorted(aof.glob("*.base.rdb"))[-1]
+    base.write_bytes(base.read_bytes()[:len(base.read_bytes()) // 2])
+    started = time.monotonic()
+    with pytest.raises(BackendUnavailable) as refused:
+        Memory(settings=settings)
+    assert "RDB" in str(refused.value) and "Suspect RAM" not in str(refused.value)
+    assert time.monotonic() - started < 30

@@ -118,14 +118,17 @@ class EmbeddedServer:
             with self._lock():
                 if not self.running():
                     spawned = self.pid() is None
+                    logged = self.log_file.stat().st_size if self.log_file.exists() else 0
                     if spawned:  # none alive: clear what a crash left, start one
                         self._clear_stale()
                         self._spawn()
                     try:
-                        self._wait_ready(timeout)  # ... and one alive but still loading is waited for
+                        self._wait_ready(timeout, since=logged)  # ... one alive but still loading is waited for
                     finally:  # (a start that gave up waiting leaves a live server watched too)
                         if spawned and self.idle_stop > 0 and (pid := self.pid()) is not None:
                             self._spawn_watchdog(pid)
+                    if spawned:
+                        self._report_truncation(logged)
         if not self.idle_stop:
             self._end_watchdog()
         return self.socket_path
@@ -264,7 +267,26 @@ class EmbeddedServer:
             os.kill(watchdog[0], signal.SIGTERM)
             self.watchdog_file.unlink(missing_ok=True)
 
-    def _wait_ready(self, timeout: float) -> None:
+    def _log_since(self, offset: int) -> list[str]:
+        """The log's lines written since `offset` (its size before this start)."""
+        try:
+            with open(self.log_file, "rb") as handle:
+                handle.seek(offset)
+                return handle.read().decode(errors="replace").splitlines()
+        except OSError:
+            return []
+
+    def _report_truncation(self, offset: int) -> None:
+        """Redis loads a truncated append-only file (the tail of a write cut by a crash or a
+        power loss) and says so only in its log: say it where the user sees it. What the cut
+        lost was the last writes; `graphmem verify` tells whether they left anything half done."""
+        lines = [line for line in self._log_since(offset) if "short read" in line or "truncated" in line]
+        if lines:
+            log.warning("the embedded FalkorDB's append-only file was truncated (a crash or power loss cut its last "
+                        "writes) and was loaded without them; run `graphmem verify` for each user. Its log: %s",
+                        " | ".join(line.split(" # ", 1)[-1] for line in lines))
+
+    def _wait_ready(self, timeout: float, since: int = 0) -> None:
         """Until the server answers PONG. One alive but still loading its data is waited for up
         to LOADING_TIMEOUT as long as it works (a large store takes longer than a start, and
         while it builds its indexes it answers nothing at all, not even LOADING); one that used
@@ -282,6 +304,8 @@ class EmbeddedServer:
             if seen_alive and pid is None:
                 break  # it crashed: its log says why
             seen_alive |= pid is not None
+            if pid is None and waited > 0.5 and self._failures(since):
+                break  # it died before we saw it: its log says why
             if pid is not None and not self.socket_path.exists() and waited > 2.0:
                 raise BackendUnavailable(
                     f"the embedded FalkorDB (pid {pid}) runs but its socket {self.socket_path} is gone, so nothing "
@@ -296,9 +320,20 @@ class EmbeddedServer:
             if waited > (LOADING_TIMEOUT if pid is not None else timeout):
                 break
             time.sleep(0.05)
-        tail = self.log_file.read_text(errors="replace").splitlines()[-5:] if self.log_file.exists() else []
+        causes = self._failures(since) or self._log_since(since)[-3:]
         raise BackendUnavailable(
-            f"embedded FalkorDB did not become ready in {waited:.0f}s; see {self.log_file}: " + " | ".join(tail))
+            f"embedded FalkorDB did not start ({waited:.0f}s): " + " | ".join(causes) + f"; see {self.log_file}")
+
+    def _failures(self, since: int) -> list[str]:
+        """The errors this start logged: its warnings ("#") that say error or fatal, not the
+        crash report's trailer ("Suspect RAM error?") nor the memory-overcommit advice."""
+        found = []
+        for line in self._log_since(since):
+            _, mark, said = line.partition(" # ")
+            if mark and any(word in said for word in ("Error", "error", "FATAL", "Fatal", "Bad file", "Failed")) \
+                    and "overcommit" not in said:
+                found.append(said.strip())
+        return found[:3]
 
 
 def _cpu_time(pid: int | None) -> int | None:
