@@ -78,6 +78,7 @@ def test_db_start_status_stop_on_a_home_of_its_own(tmp_path, monkeypatch):
     assert stopped.exit_code == 1 and json.loads(stopped.output)["running"] is False
 
 
+@pytest.mark.slow
 def test_ingest_then_recall_and_gaps_from_the_command_line(invoke, user):
     """The README's first command, on a fresh user: the answer first, with what ranked it."""
     example = Path(__file__).resolve().parents[1] / "examples" / "chat.txt"

@@ -27,6 +27,7 @@ def lint(*dirs: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_cypher_files_lint_clean():
     result = lint(ROOT / "cypher")
     assert result.returncode == 0, result.stdout + result.stderr
