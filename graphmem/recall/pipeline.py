@@ -51,7 +51,9 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
         if all(getattr(analysis, need) for need in channel.needs):
             found = tuple(dict.fromkeys(uid for ranked in rankings.values() for uid in ranked))
             ranked = channel.rank(Ask(store, user, analysis, found if channel.boosts else ()))
-            rankings[name], cosines, simplices = ranked.uids, cosines or ranked.cosines, simplices or ranked.simplices
+            rankings[name] = ranked.uids
+            cosines = cosines or ranked.cosines  # the semantic channel's
+            simplices = simplices or ranked.simplices  # the simplicial channel's
         else:
             rankings[name] = []
         _lap(clock, name, t0)
@@ -62,7 +64,6 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     share = settings.recall_neighbour_share if neighbours else 0.0
     candidates = gather(store, user, analysis, rankings, fused, cosines, k, share)
     best = order(candidates, ranker)
-    reranker = models.cross_encoder()
     top = best[:k * (RERANK_POOL if settings.rerank_model else 1)]
     where = {uid: i for i, uid in enumerate(candidates.uids)}
     why = dict(zip((uid for uid, _ in top), ranker.explain(candidates, [where[uid] for uid, _ in top]))) \
@@ -72,6 +73,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     t0 = time.perf_counter()
     memories = details(store, user, top, rankings, why)
     if settings.rerank_model:
+        reranker = models.cross_encoder()
         if reranker is None:
             analysis.notes.append(f"rerank off: model {settings.rerank_model!r} is not installed")
         else:
