@@ -1,11 +1,14 @@
 // ingest_memories: merge a batch of memory units with their sessions and mentions, in one
 // statement. A memory is keyed by its uid (a hash of session, source id and text), so a
-// retry or a second ingest of the same transcript changes nothing.
+// retry or a second ingest of the same transcript changes nothing; `added` counts the
+// memories this statement created (a concurrent ingest may have created the others).
 // $memories rows: {uid, text, restated, speaker, session, session_date, source_id, position,
 //                  observed_at, refers_to, time_text, caption, length, mentions: [vid]}
 // params: user_id, memories
 // mode: write
 UNWIND $memories AS row
+OPTIONAL MATCH (old:Memory {user_id: $user_id, uid: row.uid})
+WITH row, old IS NULL AS fresh
 MERGE (s:Session {user_id: $user_id, id: row.session})
   ON CREATE SET s.started_at = row.observed_at, s.date = row.session_date
 MERGE (m:Memory {user_id: $user_id, uid: row.uid})
@@ -14,8 +17,10 @@ MERGE (m:Memory {user_id: $user_id, uid: row.uid})
                 m.position = row.position, m.observed_at = row.observed_at, m.refers_to = row.refers_to,
                 m.time_text = row.time_text, m.caption = row.caption, m.length = row.length
 MERGE (m)-[:IN_SESSION]->(s)
-WITH m, row
-UNWIND row.mentions AS vid
-MATCH (e:Entity {user_id: $user_id, vid: vid})
-MERGE (m)-[:MENTIONS]->(e)
-RETURN count(*) AS mentions
+WITH collect([m, row.mentions]) AS written, sum(CASE WHEN fresh THEN 1 ELSE 0 END) AS added
+UNWIND written AS w
+WITH w[0] AS m, w[1] AS vids, added
+UNWIND (CASE WHEN size(vids) = 0 THEN [null] ELSE vids END) AS vid
+OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: vid})
+FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | MERGE (m)-[:MENTIONS]->(x))
+RETURN count(e) AS mentions, max(added) AS added

@@ -145,3 +145,28 @@ def test_unwitness_takes_back_a_memorys_mentions_relations_and_simplices(mem, us
     assert mem.driver.run("MATCH ()-[r:RELATES {memory: $uid}]->() RETURN count(r) AS n", q)[0]["n"] == 0
     assert not [s for s in cx.simplices() if row["uid"] in s.witnesses]
     assert all(p["key"] == row["uid"] or "session" in p["problem"] for p in cx.verify())  # the trie stays sound
+
+
+@pytest.mark.slow
+def test_concurrent_ingests_of_one_file_count_only_what_each_added(mem, backend, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if backend != "falkordb":
+        pytest.skip("drives the embedded server through the CLI")
+    path = tmp_path / "chat.txt"
+    path.write_text(TRANSCRIPT)
+    user = f"together-{tmp_path.name}"
+    env = {**os.environ, "GRAPHMEM_HOME": str(mem.settings.home), "GRAPHMEM_INGEST_BATCH": "2"}
+    command = [str(Path(sys.executable).parent / "graphmem"), "ingest", str(path), "--user", user, "--json"]
+    procs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(3)]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], [err[-300:] for _, err in outputs]
+    added = sum(json.loads(out)["memories_added"] for out, _ in outputs)
+    stored = mem.driver.run("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": user})[0]["n"]
+    assert added == stored == TRANSCRIPT.count(": ")
+    assert mem.complex(user).verify() == []

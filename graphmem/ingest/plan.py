@@ -53,6 +53,7 @@ class BatchPlan:
 
     def count_into(self, summary: IngestSummary) -> None:
         """What a dry run reports: the counts the writes would have made."""
+        summary.memories_added += len(self.uids)
         summary.mentions += sum(len(row["mentions"]) for row in self.rows)
         summary.relations += len(self.relations)
         summary.turn_simplices += len(self.words)
@@ -74,7 +75,6 @@ def plan_batch(resolver: Resolver, embed: Embed, transcript: str, batch: list[Tu
         vectors = embed(texts + [s for turn in sentences for s in turn])
     sentence_vectors = iter(vectors[len(texts):])
     uids = [memory_uid(transcript, t) for t in batch]
-    summary.memories_added += len(uids)
     summary.sentences += sum(map(len, sentences))
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
     entities = {e.norm: e for x in extractions for m in x.mentions for e in [resolved[(m.name, m.kind)]]}

@@ -18,7 +18,9 @@ def write_batch(store: Store, cx: Complex, plan: BatchPlan, summary: IngestSumma
                                      pending=True)
         vid = {norm: by_name[name] for norm, name in names.items()}
         rows = [{**row, "mentions": sorted(vid[n] for n in row["mentions"])} for row in plan.rows]
-        summary.mentions += store.run("ingest_memories", user_id=user, memories=rows)[0]["mentions"]
+        written = store.run("ingest_memories", user_id=user, memories=rows)[0]
+        summary.mentions += written["mentions"]
+        summary.memories_added += written["added"]
         store.run("ingest_terms", user_id=user, postings=plan.postings)
         store.run("set_memory_embeddings", user_id=user,
                   rows=[{"uid": uid, "embedding": v, "sentences": sentences}
