@@ -60,6 +60,12 @@ class Complex:
     def __repr__(self) -> str:
         return f"Complex(user={self.user!r})"
 
+    def clear_cache(self) -> None:
+        """Forget the names and vids seen so far (after a server was lost, its last writes may be)."""
+        self._vid_of.clear()
+        self._name_of.clear()
+        self._known = False
+
     def _run(self, name: str, **params: Any) -> list[dict]:
         return self.store.run(name, user_id=self.user, **params)
 

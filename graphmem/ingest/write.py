@@ -3,42 +3,67 @@ complete last, so that an interrupted batch is redone whole by the next run."""
 
 from __future__ import annotations
 
+import logging
+
 from ..complex import Complex, Observation
+from ..errors import BackendUnavailable
 from ..store import Store
 from .plan import BatchPlan
 from .summary import IngestSummary, Stopwatch
 
+log = logging.getLogger(__name__)
+
+
+ATTEMPTS = 3  # a batch whose server died under it is written again, whole, this many times in all
+
 
 def write_batch(store: Store, cx: Complex, plan: BatchPlan, summary: IngestSummary, clock: Stopwatch) -> None:
-    user = cx.user
+    """Write the batch; when the server is lost under it (the embedded one comes back on its
+    own), write it again from the start: the batch as a whole is idempotent. The summary
+    counts only the attempt that finished."""
     with clock("write"):
-        cx.unwitness(plan.uids)  # what an interrupted run wrote of these memories: they are written anew
-        names = {e["norm"]: e["name"] for e in plan.entities}
-        by_name = cx.ensure_entities(list(names.values()), {e["name"]: e["kind"] for e in plan.entities},
-                                     pending=True)
-        vid = {norm: by_name[name] for norm, name in names.items()}
-        rows = [{**row, "mentions": sorted(vid[n] for n in row["mentions"])} for row in plan.rows]
-        written = store.run("ingest_memories", user_id=user, memories=rows)[0]
-        summary.mentions += written["mentions"]
-        summary.memories_added += written["added"]
-        store.run("ingest_terms", user_id=user, postings=plan.postings)
-        store.run("set_memory_embeddings", user_id=user,
-                  rows=[{"uid": uid, "embedding": v, "sentences": sentences}
-                        for uid, v, sentences in zip(plan.uids, plan.vectors, plan.sentences)])
-        if plan.relations:
-            relations = [{"subject": vid[a], "object": vid[b], "label": label, "memory": uid}
-                         for a, label, b, uid in plan.relations]
-            summary.relations += store.run("ingest_relations", user_id=user, relations=relations)[0]["relations"]
-        if plan.words:
-            observations = [Observation([vid[n] for n in norms], kind="turn", witnesses=[uid], at=at)
-                            for norms, uid, at in plan.words]
-            summary.turn_simplices += len(cx.insert_many(observations))
-        embedded = [{"vid": vid[e["norm"]], "embedding": e["vector"]} for e in plan.entities if e["vector"]]
-        if embedded:
-            store.run("set_entity_embeddings", user_id=user, rows=embedded)
-        store.run("update_entities", user_id=user,
-                  entities=[{"vid": vid[e["norm"]], "aliases": e["aliases"]} for e in plan.entities])
-        store.run("complete_memories", user_id=user, uids=plan.uids)
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                counts = _write(store, cx, plan)
+                break
+            except BackendUnavailable as exc:
+                if attempt == ATTEMPTS:
+                    raise
+                log.warning("writing a batch of %d memories failed (%s); writing it again", len(plan.uids), exc)
+                cx.clear_cache()  # a crash may have lost the last entities written
+    for name, value in counts.items():
+        setattr(summary, name, getattr(summary, name) + value)
+
+
+def _write(store: Store, cx: Complex, plan: BatchPlan) -> dict[str, int]:
+    user = cx.user
+    counts = {"mentions": 0, "memories_added": 0, "relations": 0, "turn_simplices": 0}
+    cx.unwitness(plan.uids)  # what an interrupted run wrote of these memories: they are written anew
+    names = {e["norm"]: e["name"] for e in plan.entities}
+    by_name = cx.ensure_entities(list(names.values()), {e["name"]: e["kind"] for e in plan.entities}, pending=True)
+    vid = {norm: by_name[name] for norm, name in names.items()}
+    rows = [{**row, "mentions": sorted(vid[n] for n in row["mentions"])} for row in plan.rows]
+    written = store.run("ingest_memories", user_id=user, memories=rows)[0]
+    counts["mentions"], counts["memories_added"] = written["mentions"], written["added"]
+    store.run("ingest_terms", user_id=user, postings=plan.postings)
+    store.run("set_memory_embeddings", user_id=user,
+              rows=[{"uid": uid, "embedding": v, "sentences": sentences}
+                    for uid, v, sentences in zip(plan.uids, plan.vectors, plan.sentences)])
+    if plan.relations:
+        relations = [{"subject": vid[a], "object": vid[b], "label": label, "memory": uid}
+                     for a, label, b, uid in plan.relations]
+        counts["relations"] = store.run("ingest_relations", user_id=user, relations=relations)[0]["relations"]
+    if plan.words:
+        observations = [Observation([vid[n] for n in norms], kind="turn", witnesses=[uid], at=at)
+                        for norms, uid, at in plan.words]
+        counts["turn_simplices"] = len(cx.insert_many(observations))
+    embedded = [{"vid": vid[e["norm"]], "embedding": e["vector"]} for e in plan.entities if e["vector"]]
+    if embedded:
+        store.run("set_entity_embeddings", user_id=user, rows=embedded)
+    store.run("update_entities", user_id=user,
+              entities=[{"vid": vid[e["norm"]], "aliases": e["aliases"]} for e in plan.entities])
+    store.run("complete_memories", user_id=user, uids=plan.uids)
+    return counts
 
 
 def finish(store: Store, cx: Complex, sessions: set[str], started: float, summary: IngestSummary,
