@@ -1,5 +1,6 @@
 """A memory layer keeps no copy of user text outside the graph: the embedded server records no
-query telemetry, so what a user asked is nowhere in its files after a restart and a rewrite."""
+query telemetry and writes no crash report (which would list the running queries), so what a
+user asked is nowhere in its files after a restart and a rewrite."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ def test_no_query_text_is_kept_in_the_store_files(tmp_path):
         mem.recall(f"Did Alice ever see a {secret} in Lisbon?", user="u", k=3)
         connection = mem.driver._db.connection
         assert not connection.keys("telemetry*")
+        # a crash report would list the running queries with their parameters
+        assert connection.config_get("crash-log-enabled") == {"crash-log-enabled": "no"}
         connection.bgrewriteaof()
         deadline = time.monotonic() + 30
         while connection.info("persistence")["aof_rewrite_in_progress"] and time.monotonic() < deadline:

@@ -216,6 +216,8 @@ class EmbeddedServer:
             "--appendfsync", self.fsync,
             "--auto-aof-rewrite-min-size", AOF_REWRITE_MIN_SIZE,
             "--save", "",
+            # a crash report would print the queries running (their parameters are chat text)
+            "--crash-log-enabled", "no",
             "--loadmodule", str(module.resolve()),
             # no query telemetry: FalkorDB would keep recent queries with their parameters (chat
             # text) in a `telemetry{graph}` stream that outlives restarts and rewrites, a copy of
