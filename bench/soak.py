@@ -116,16 +116,15 @@ def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int 
                     done = min(len(turns), i + chunk)
                     print(f"  {user}: {done}/{len(turns)} ({time.monotonic() - started:.0f} s)", flush=True)
             stop.set()
-            for user in chats:  # a last pass finishes anything a failed call left
-                mem.ingest(chats[user], user=user)
             figures["seconds"] = round(time.monotonic() - started, 1)
             got = {user: snapshot(mem, user) for user in chats}
             problems = {user: mem.complex(user).verify() for user in chats}
         server.stop()
         print("clean run ...", flush=True)
         with Memory(settings=Settings(home=clean_home, server_idle_stop=0)) as clean:
-            for user, turns in chats.items():
-                clean.ingest(turns, user=user)
+            for user, turns in chats.items():  # the same calls, in the same order, without kills
+                for i in range(0, len(turns), chunk):
+                    clean.ingest(turns[:i + chunk], user=user)
             want = {user: snapshot(clean, user) for user in chats}
         EmbeddedServer(clean_home).stop()
     figures.update(kills=len(killed), killed_at=killed, errors=errors,
