@@ -96,7 +96,7 @@ def test_an_ingest_interrupted_after_any_statement_then_rerun_gives_the_clean_gr
 
         def stop(query, params, seen=seen, point=point):
             seen.append(query)
-            if len(seen) > point:
+            if len(seen) == point + 1:  # the statement after `point` never runs; the lease is given back
                 raise Interrupted(point)
 
         mem.driver.tracer = stop
@@ -170,3 +170,40 @@ def test_concurrent_ingests_of_one_file_count_only_what_each_added(mem, backend,
     stored = mem.driver.run("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": user})[0]["n"]
     assert added == stored == TRANSCRIPT.count(": ")
     assert mem.complex(user).verify() == []
+
+
+def test_the_user_lease_admits_one_ingest_and_frees_itself_when_its_holder_dies(mem, user):
+    take = lambda token, now: mem.run("lock_user", user_id=user, token=token, now=now, until=now + 120)[0]["held"]  # noqa: E731
+    assert take("a", 1000.0) and take("a", 1010.0)  # taken, then renewed by its holder
+    assert not take("b", 1020.0)  # held by another
+    assert take("b", 1200.0)  # a's lease ran out (its holder died): b takes over
+    assert mem.run("unlock_user", user_id=user, token="a")[0]["released"] == 0  # a no longer holds it
+    assert mem.run("unlock_user", user_id=user, token="b")[0]["released"] == 1
+    assert take("c", 1201.0)
+
+
+@pytest.mark.slow
+def test_concurrent_ingests_of_two_files_give_a_sequential_runs_graph(mem, backend, tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if backend != "falkordb":
+        pytest.skip("drives the embedded server through the CLI")
+    first, second = TRANSCRIPT.split("\n\n## 20 May 2023\n")
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text(first + "\n")
+    b.write_text("## 20 May 2023\n" + second.replace("Mel:", "Melanie:"))
+    together = f"both-{tmp_path.name}"
+    env = {**os.environ, "GRAPHMEM_HOME": str(mem.settings.home), "GRAPHMEM_INGEST_BATCH": "2"}
+    graphmem = str(Path(sys.executable).parent / "graphmem")
+    procs = [subprocess.Popen([graphmem, "ingest", str(p), "--user", together], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True) for p in (a, b)]
+    assert [p.wait(timeout=300) for p in procs] == [0, 0], [p.stderr.read()[-300:] for p in procs]
+    orders = []
+    for name, files in (("ab", (a, b)), ("ba", (b, a))):
+        for path in files:
+            mem.ingest(path, user=f"{together}-{name}")
+        orders.append(graph(mem, f"{together}-{name}"))
+    assert graph(mem, together) in orders

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence, Union
 
@@ -13,9 +14,10 @@ import numpy as np
 
 from ..complex import Complex
 from ..errors import InputError
-from ..models import Models
+from ..models import Embedder, Models
 from ..store import Store
 from .formats import Turn, read_transcript
+from .lease import UserLease
 from .plan import memory_uid, plan_batch, session_key
 from .resolve import Resolver
 from .summary import IngestSummary, Stopwatch
@@ -41,15 +43,25 @@ def embed_threads(precision: str) -> int | None:
 
 def ingest(store: Store, models: Models, source: Source, *, user: str, format: str | None = None,
            dry_run: bool = False, progress: Progress | None = None) -> IngestSummary:
-    """Ingest transcripts (paths) or already parsed turns into `user`'s memory."""
-    started, began = time.perf_counter(), time.time()
+    """Ingest transcripts (paths) or already parsed turns into `user`'s memory. Another ingest
+    into the same user, in any process, waits for this one (`UserLease`)."""
+    started = time.perf_counter()
     transcripts = read_sources(source, format)  # validate everything before writing anything
     summary = IngestSummary(user, files=len(transcripts), dry_run=dry_run,
                             turns=sum(len(turns) for _, turns in transcripts))
     cx = Complex(store, user)
+    embedder, nlp = models.embedder(), models.nlp()  # loaded before the user is held
+    with nullcontext() if dry_run else UserLease(store, user) as lease:
+        _ingest(store, cx, transcripts, embedder, nlp, lease, summary, progress)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _ingest(store: Store, cx: Complex, transcripts: list[tuple[str, list[Turn]]], embedder: Embedder,
+            nlp: "Language", lease: UserLease | None, summary: IngestSummary, progress: Progress | None) -> None:
+    user, dry_run, began = cx.user, lease is None, time.time()
     every = [memory_uid(name, t) for name, turns in transcripts for t in turns]
     known = {row["uid"] for row in store.run("memory_uids", user_id=user, uids=every)} if not dry_run else set()
-    embedder = models.embedder()
     threads = embed_threads(embedder.precision)
 
     def embed(texts: Sequence[str]) -> np.ndarray:
@@ -57,7 +69,6 @@ def ingest(store: Store, models: Models, source: Source, *, user: str, format: s
 
     resolver = Resolver(store.run("entity_catalog", user_id=user), embed, store.settings.entity_merge_threshold)
     summary.entities_added = -len(resolver.entities)
-    nlp = models.nlp()
     clock = Stopwatch(summary.stages)
     size = store.settings.ingest_batch
     pending: list[Future] = []
@@ -80,12 +91,16 @@ def ingest(store: Store, models: Models, source: Source, *, user: str, format: s
                 plan = plan_batch(resolver, embed, name, batch, docs, speakers,
                                   sentence_views=store.settings.sentence_views,
                                   max_simplex_size=store.settings.max_simplex_size, summary=summary, clock=clock)
-                if dry_run:
+                if lease is None:
                     plan.count_into(summary)
                     if progress:
                         progress(name, len(batch))
                     continue
-                pending.append(writer.submit(write_batch, store, cx, plan, summary, clock))
+                lease.renew()
+                # after the batch before it only: a batch written after a failed one would be complete
+                # while an earlier one is not, and the re-run would resolve that one differently
+                pending.append(writer.submit(_after, pending[-1] if pending else None, write_batch,
+                                             store, cx, plan, summary, clock))
                 if progress:
                     pending[-1].add_done_callback(_reporter(progress, name, len(batch)))
                 while len(pending) > WRITES_IN_FLIGHT:
@@ -93,10 +108,15 @@ def ingest(store: Store, models: Models, source: Source, *, user: str, format: s
         for future in pending:
             future.result()  # re-raises a failed write
     summary.entities_added += len(resolver.entities)
-    if not dry_run and summary.turns:
+    if lease is not None and summary.turns:
+        lease.renew()
         finish(store, cx, {session_key(name, t) for name, turns in transcripts for t in turns}, began, summary, clock)
-    summary.seconds = time.perf_counter() - started
-    return summary
+
+
+def _after(previous: Future | None, write: Callable[..., None], *args: object) -> None:
+    if previous is not None:
+        previous.result()  # re-raises what stopped it: nothing is written after a failure
+    write(*args)
 
 
 def _reporter(progress: Progress, name: str, turns: int) -> Callable[[Future], None]:

@@ -1,0 +1,14 @@
+// lock_user: take or renew the user's ingest lease for $token until $until, unless another
+// holder's lease still runs; returns whether $token holds it. Concurrent ingests into one user
+// then run one after another, as a sequential run would (entity resolution reads what the
+// earlier one wrote). A holder that died frees it when its lease runs out.
+// params: user_id, token, now, until
+// mode: write
+MERGE (u:User {id: $user_id})
+  ON CREATE SET u.next_vid = 1, u.created_at = $now
+// Setting a property first takes the write lock on u (Neo4j), so two takers read the lease
+// one after the other.
+SET u.touched_at = $now
+WITH u, u.lease IS NULL OR u.lease = $token OR u.lease_until < $now AS free
+FOREACH (x IN CASE WHEN free THEN [u] ELSE [] END | SET x.lease = $token, x.lease_until = $until)
+RETURN free AS held

@@ -1,0 +1,55 @@
+"""One ingest at a time into one user, across processes and on every backend: a lease on the
+user's node (cypher/lock_user.cypher), renewed as batches go by. Concurrent ingests into one
+user then give the graph a sequential run gives."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from types import TracebackType
+
+from ..errors import GraphmemError
+from ..simplex import to_epoch
+from ..store import Store
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 120.0  # renewed every batch; a holder that died frees the user after this long
+WAIT_SECONDS = 900.0  # how long an ingest waits for another one into the same user
+
+
+class UserLease:
+    def __init__(self, store: Store, user: str):
+        self.store, self.user, self.token = store, user, uuid.uuid4().hex
+
+    def _take(self) -> bool:
+        now = to_epoch(None)
+        return bool(self.store.run("lock_user", user_id=self.user, token=self.token, now=now,
+                                   until=now + LEASE_SECONDS)[0]["held"])
+
+    def __enter__(self) -> "UserLease":
+        started, pause, said = time.monotonic(), 0.05, False
+        while not self._take():
+            waited = time.monotonic() - started
+            if waited > WAIT_SECONDS:
+                raise GraphmemError(f"another ingest into user {self.user!r} has held it for over {WAIT_SECONDS:.0f}s; "
+                                    f"try again when it is done")
+            if not said:
+                log.info("waiting for another ingest into user %r to finish", self.user)
+                said = True
+            time.sleep(pause)
+            pause = min(pause * 2, 1.0)
+        return self
+
+    def renew(self) -> None:
+        if not self._take():
+            raise GraphmemError(f"the ingest into user {self.user!r} lost its lease (it went {LEASE_SECONDS:.0f}s "
+                                f"without a batch and another ingest took over); run it again")
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        try:
+            self.store.run("unlock_user", user_id=self.user, token=self.token)
+        except GraphmemError as exc:  # the lease runs out by itself; the ingest's own error matters more
+            log.warning("could not give back the ingest lease of user %r: %s", self.user, exc)
