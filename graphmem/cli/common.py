@@ -80,6 +80,12 @@ def json_option(fn: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(fn)
 
 
+def user_command(fn: Callable) -> Callable:
+    """The options and handling every per-user command shares: --user, the connection options,
+    --json, the click context, and library errors as one line."""
+    return user_option(uri_option(json_option(click.pass_context(friendly_errors(fn)))))
+
+
 def credentials(ctx: click.Context) -> tuple[str | None, tuple[str, str] | None]:
     """The URI the command was given (None: GRAPHMEM_URI or the embedded database) and the
     credentials to pass with it. A Neo4j user without a password is refused here, in one line,

@@ -7,7 +7,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..ingest import FORMATS, read_sources
-from .common import console, emit, friendly_errors, json_option, open_memory, uri_option, user_option
+from .common import console, emit, open_memory, user_command
 
 
 @click.command("ingest")
@@ -15,11 +15,7 @@ from .common import console, emit, friendly_errors, json_option, open_memory, ur
 @click.option("--format", "format_", type=click.Choice(FORMATS), default=None,
               help="Transcript format (default: detected from the content).")
 @click.option("--dry-run", is_flag=True, help="Parse and report, write nothing.")
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def ingest_command(ctx, paths, format_, dry_run, user, as_json):
     """Ingest chat transcripts (LoCoMo JSON, JSON Lines, messages arrays, `Speaker: text`).
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from .common import console, emit, friendly_errors, json_option, open_memory, uri_option, user_option
+from .common import console, emit, open_memory, user_command
 
 asker_option = click.option("--as", "asker", metavar="SPEAKER", default=None,
                             help="Who asks: the speaker the question's I and my mean.")
@@ -16,11 +16,7 @@ asker_option = click.option("--as", "asker", metavar="SPEAKER", default=None,
 @click.option("--k", "-k", default=10, show_default=True, help="How many memories.")
 @click.option("--budget", type=int, default=None, help="Trim to fit this many tokens of context.")
 @asker_option
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def recall_command(ctx, query, k, budget, asker, user, as_json):
     """The memories worth putting in context for QUERY, ranked, with the channels that found each.
 
@@ -58,11 +54,7 @@ def recall_command(ctx, query, k, budget, asker, user, as_json):
 @click.command("gaps")
 @click.argument("query")
 @asker_option
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def gaps_command(ctx, query, asker, user, as_json):
     """Knowledge gaps around QUERY: entities it names that were never seen together, and faces
     implied by what was seen but never observed themselves.

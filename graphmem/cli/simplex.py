@@ -7,7 +7,7 @@ import json
 import click
 from rich.table import Table
 
-from .common import console, emit, friendly_errors, json_option, open_memory, parse_vertices, uri_option, user_option
+from .common import console, emit, open_memory, parse_vertices, user_command
 
 
 @click.group("simplex")
@@ -41,11 +41,7 @@ def faces_table(faces: list[dict], title: str) -> None:
 @click.argument("vertices", nargs=-1, required=True)
 @click.option("--kind", default="observed", show_default=True, help="What observed it (turn, session, ...).")
 @click.option("--meta", default=None, help="JSON object stored with the simplex.")
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def simplex_insert(ctx, vertices, kind, meta, user, as_json):
     """Record an observed simplex (inserting it again raises its count).
 
@@ -62,11 +58,7 @@ def simplex_insert(ctx, vertices, kind, meta, user, as_json):
 
 @simplex_group.command("find")
 @click.argument("vertices", nargs=-1, required=True)
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def simplex_find(ctx, vertices, user, as_json):
     """Is this exact simplex stored? Exits 1 when it is not.
 
@@ -83,11 +75,7 @@ def simplex_find(ctx, vertices, user, as_json):
 @simplex_group.command("cofaces")
 @click.argument("vertices", nargs=-1, required=True)
 @click.option("--limit", type=int, default=None, help="At most this many, largest first.")
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def simplex_cofaces(ctx, vertices, limit, user, as_json):
     """Every stored simplex containing all the vertices.
 
@@ -101,11 +89,7 @@ def simplex_cofaces(ctx, vertices, limit, user, as_json):
 @simplex_group.command("faces")
 @click.argument("vertices", nargs=-1, required=True)
 @click.option("--max-dim", type=int, default=None, help="Only faces up to this dimension.")
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def simplex_faces(ctx, vertices, max_dim, user, as_json):
     """All faces of a simplex, each marked stored or implied only.
 
@@ -118,11 +102,7 @@ def simplex_faces(ctx, vertices, max_dim, user, as_json):
 
 @simplex_group.command("gaps")
 @click.argument("vertices", nargs=-1, required=True)
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def simplex_gaps(ctx, vertices, user, as_json):
     """Faces implied by stored simplices but never observed themselves.
 
@@ -136,11 +116,7 @@ def simplex_gaps(ctx, vertices, user, as_json):
 @simplex_group.command("remove")
 @click.argument("vertices", nargs=-1, required=True)
 @click.option("--cofaces", is_flag=True, help="Also remove every stored simplex containing it.")
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def simplex_remove(ctx, vertices, cofaces, user, as_json):
     """Remove a simplex (and, with --cofaces, everything containing it).
 
@@ -152,11 +128,7 @@ def simplex_remove(ctx, vertices, cofaces, user, as_json):
 
 
 @click.command("stats")
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def stats(ctx, user, as_json):
     """Counts of a user's memory: memories, entities, relations, simplices by dimension.
 
@@ -178,20 +150,16 @@ def stats(ctx, user, as_json):
 
 
 @click.command("verify")
-@user_option
-@uri_option
-@json_option
-@click.pass_context
-@friendly_errors
+@user_command
 def verify(ctx, user, as_json):
-    """Check the simplex tree's invariants; exits 1 on any violation.
+    """Check the simplex tree's and the memory's invariants; exits 1 on any violation.
 
     \b
     Example:  graphmem verify --user alice
     """
     problems = open_memory(ctx).complex(user).verify()
     emit(problems, as_json, lambda d: console.print(
-        "simplex tree sound" if not d else "\n".join(f"{p['key']}: {p['problem']}" for p in d)))
+        "sound: the simplex tree and the memory" if not d else "\n".join(f"{p['key']}: {p['problem']}" for p in d)))
     if problems:
         ctx.exit(1)
 
