@@ -49,9 +49,12 @@ def beam_turns(folder: Path) -> list[Turn]:
     return turns
 
 
-def rss_mb(pid: int | None) -> float | None:
+def rss_mb(pid: int | str | None) -> float | None:
+    """Resident memory of a process ("self": this one); None when there is none (a killed server)."""
+    if pid is None:
+        return None
     try:
-        for line in Path(f"/proc/{pid or 'self'}/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     except OSError:
@@ -96,7 +99,7 @@ def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int 
 
         def sampler() -> None:
             while not stop.wait(10):
-                figures["samples"].append({"s": round(time.monotonic() - started, 1), "client_mb": rss_mb(None),
+                figures["samples"].append({"s": round(time.monotonic() - started, 1), "client_mb": rss_mb("self"),
                                            "server_mb": rss_mb(server.pid())})
 
         with Memory(settings=settings) as mem:
@@ -133,10 +136,9 @@ def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int 
                    verify_problems={u: len(p) for u, p in problems.items()})
     samples = figures["samples"]
     if samples:
-        figures["client_mb_first_last_max"] = [samples[0]["client_mb"], samples[-1]["client_mb"],
-                                               max(s["client_mb"] or 0 for s in samples)]
-        figures["server_mb_first_last_max"] = [samples[0]["server_mb"], samples[-1]["server_mb"],
-                                               max(s["server_mb"] or 0 for s in samples)]
+        for who in ("client_mb", "server_mb"):
+            seen = [s[who] for s in samples if s[who] is not None]
+            figures[f"{who}_first_last_max"] = [seen[0], seen[-1], max(seen)] if seen else None
     print(json.dumps({k: v for k, v in figures.items() if k != "samples"}, indent=1))
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
