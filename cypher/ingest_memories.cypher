@@ -23,4 +23,4 @@ WITH w[0] AS m, w[1] AS vids, added
 UNWIND (CASE WHEN size(vids) = 0 THEN [null] ELSE vids END) AS vid
 OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: vid})
 FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | MERGE (m)-[:MENTIONS]->(x))
-RETURN count(e) AS mentions, max(added) AS added
+RETURN count(e) AS mentions, toInteger(max(added)) AS added

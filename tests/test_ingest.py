@@ -257,3 +257,9 @@ def test_bfloat16_batches_are_padded_to_few_shapes_without_changing_a_vector():
     assert together.shape == (len(texts), fast.dimensions)
     assert ((together * alone).sum(axis=1) > 0.999).all()
     assert not np.allclose(together[-1], together[-2])  # the padding copies the last text; it is dropped
+
+
+def test_the_summary_counts_are_integers(mem, user, conversation):
+    summary = mem.ingest(conversation, user=user).to_dict()
+    counts = {k: v for k, v in summary.items() if k not in ("user", "seconds", "turns_per_second", "dry_run", "stages")}
+    assert all(type(v) is int for v in counts.values()), counts

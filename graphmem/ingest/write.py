@@ -44,7 +44,7 @@ def _write(store: Store, cx: Complex, plan: BatchPlan) -> dict[str, int]:
     vid = {norm: by_name[name] for norm, name in names.items()}
     rows = [{**row, "mentions": sorted(vid[n] for n in row["mentions"])} for row in plan.rows]
     written = store.run("ingest_memories", user_id=user, memories=rows)[0]
-    counts["mentions"], counts["memories_added"] = written["mentions"], written["added"]
+    counts["mentions"], counts["memories_added"] = int(written["mentions"]), int(written["added"])
     store.run("ingest_terms", user_id=user, postings=plan.postings)
     store.run("set_memory_embeddings", user_id=user,
               rows=[{"uid": uid, "embedding": v, "sentences": sentences}
