@@ -3,7 +3,7 @@ another into one embedded store, a question recalled between chunks, long tokens
 server killed at random moments, AOF rewrites happening; then the final graph compared with a
 clean run's, every user verified, and client and server memory sampled as it went.
 
-    python -m bench.soak [--conversations N] [--kills K] [--chunk M] [--out FILE.json]
+    python -m bench.soak [--conversations N] [--kills K] [--gap S] [--chunk M] [--out FILE.json]
 
 Data: ../shared/data/beam/100K (evaluation data, never shipped). Prints the figures; writes them
 (and a PNG of memory over time beside the JSON)."""
@@ -72,7 +72,7 @@ def snapshot(mem: Memory, user: str) -> dict:
     }
 
 
-def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int = 7) -> dict:
+def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int = 7, gap: float = 15.0) -> dict:
     folders = sorted((p for p in BEAM.iterdir() if p.is_dir()), key=lambda p: int(p.name))[:conversations]
     chats = {f"beam-{f.name}": beam_turns(f) for f in folders}
     questions = {f"beam-{f.name}": [q["question"] for qs in json.loads((f / "probing_questions.json").read_text())
@@ -90,7 +90,7 @@ def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int 
         started = time.monotonic()
 
         def killer() -> None:
-            while len(killed) < kills and not stop.wait(rng.uniform(5, 25)):
+            while len(killed) < kills and not stop.wait(rng.uniform(gap / 3, gap * 5 / 3)):
                 pid = server.pid()
                 if pid:
                     os.kill(pid, signal.SIGKILL)
@@ -168,9 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversations", type=int, default=20)
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--chunk", type=int, default=100, help="messages added between recalls")
+    parser.add_argument("--gap", type=float, default=15.0, help="mean seconds between kills")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    figures = run(args.conversations, args.kills, args.chunk, args.out)
+    figures = run(args.conversations, args.kills, args.chunk, args.out, gap=args.gap)
     ok = not figures["errors"] and all(figures["equal_to_clean"].values()) and not any(figures["verify_problems"].values())
     return 0 if ok else 1
 
