@@ -37,6 +37,9 @@ class Settings:
     entity_merge_threshold: float = 0.88  # cosine of two names of one kind that makes them one entity
     witness_window: float = 0.0  # seconds; > 0 also adds one simplex per time window of that length
     ingest_batch: int = 128  # turns per parse / embed / write step
+    # an agent's tool results (OpenAI `tool` messages, Anthropic `tool_result` blocks) kept as
+    # observations spoken by the tool; by default they are plumbing, like tool calls and system prompts
+    keep_tool_results: bool = False
     # each sentence of a turn of several is embedded too, and recall reads it (a fact in one
     # sentence of a long turn is diluted in the turn's vector); a few more texts to embed per turn
     sentence_views: bool = True
