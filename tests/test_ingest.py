@@ -150,7 +150,8 @@ def test_dry_run_writes_nothing(mem, user, conversation):
     ("bad.jsonl", '{"role": "user", "content": "hi"}\n{"role": "user", "content": \n', 2, "bad JSON"),
     ("notext.jsonl", '{"role": "user", "content": "hi"}\n{"role": "user"}\n', 2, "no text"),
     ("odd.json", '{"title": "not a transcript"}', None, "unknown format"),
-    ("prose.txt", "Alice: hello\nthis line has no speaker\n", 2, "Speaker: text"),
+    ("prose.txt", "this line has no speaker\nAlice: hello\n", 1, "Speaker: text"),  # the first line: no message to continue
+    ("empty.txt", "\n  \n", None, "empty file"),
     ("locomo.json", '{"speaker_a": "A", "session_1": [{"speaker": "A", "dia_id": "D1:1"}]}', 1, "no text"),
 ])
 def test_malformed_input_names_file_and_line_and_writes_nothing(mem, user, tmp_path, conversation, name, content,

@@ -2,20 +2,33 @@
 OpenAI-style `messages` array), and plain `Speaker: text` lines.
 
 Every reader validates the whole file before returning, so a malformed file is rejected
-before anything is written, naming the file and line."""
+before anything is written, naming the file and line. Messages in JSON go through the same
+normalisation as an agent's messages (`messages.Normaliser`): OpenAI or Anthropic shape, names
+as speakers, no system prompts or tool plumbing. Every datetime read is naive UTC: offsets are
+converted, epochs (seconds or milliseconds) are UTC. A turn longer than `MAX_TURN_CHARS` is
+split into consecutive turns, so no one parse holds more than that much text."""
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InputError
 
 FORMATS = ("locomo", "jsonl", "messages", "text")
+JSON_MESSAGES = ("jsonl", "messages")  # the formats whose messages are normalised (messages.Normaliser)
+
+# The longest turn parsed as one: longer ones are split at whitespace into consecutive turns of
+# the same speaker, session and date (source ids "chat.txt:12", "chat.txt:12#2", ...). spaCy
+# refuses a text over nlp.max_length (1,000,000 characters), and parsing one needs memory in
+# proportion to its length: measured with en_core_web_sm, about 55 MiB for 20,000 characters
+# (300 MiB for 100,000), so this bounds what one turn's parse may take. A chat message is
+# rarely a tenth of it (20,000 characters are about 3,500 words).
+MAX_TURN_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -28,24 +41,66 @@ class Turn:
     line: int  # 1-based line in the source file, for error messages
     caption: str | None = None  # LoCoMo blip_caption: the caption of a shared image
     index: int = 0  # position in the transcript
+    message_id: str | None = None  # the message's own id, when its source gives one (a JSON "id", a dia_id)
 
 
-def read_transcript(path: str | Path, format: str | None = None) -> list[Turn]:
-    """Parse one transcript file; `format` overrides detection (one of FORMATS)."""
+def read_transcript(path: str | Path, format: str | None = None, *, keep_tool_results: bool = False) -> list[Turn]:
+    """Parse one transcript file; `format` overrides detection (one of FORMATS);
+    `keep_tool_results` keeps the tool results of JSON messages as the tools' observations."""
     path = Path(path)
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = path.read_text(encoding="utf-8").removeprefix("\ufeff")
     except FileNotFoundError:
         raise InputError("no such file", source=str(path)) from None
+    except IsADirectoryError:
+        raise InputError("a directory, not a file", source=str(path)) from None
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", source=str(path)) from None
+    if not raw.strip():
+        raise InputError("empty file", source=str(path))
     fmt = format or detect_format(raw, path)
     if fmt not in READERS:
         raise InputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}", source=str(path))
-    turns = READERS[fmt](raw, str(path))
+    if fmt in JSON_MESSAGES:
+        turns = READERS[fmt](raw, str(path), keep_tool_results=keep_tool_results)  # type: ignore[call-arg]
+    else:
+        turns = READERS[fmt](raw, str(path))
     if not turns:
         raise InputError(f"no turns found (read as {fmt})", source=str(path))
-    return [_with_index(t, i) for i, t in enumerate(turns)]
+    return [_with_index(t, i) for i, t in enumerate(split_long_turns(turns))]
+
+
+def split_long_turns(turns: list[Turn], limit: int | None = None) -> list[Turn]:
+    """Each turn longer than `limit` (MAX_TURN_CHARS) as consecutive turns of at most that many
+    characters, cut at whitespace where there is some in the second half of the window; the
+    pieces after the first get source ids (and message ids) `ID#2`, `ID#3`, ..."""
+    limit = limit or MAX_TURN_CHARS
+    if all(len(t.text) <= limit for t in turns):
+        return turns
+    out = []
+    for turn in turns:
+        pieces = _pieces(turn.text, limit) if len(turn.text) > limit else [turn.text]
+        for number, piece in enumerate(pieces, start=1):
+            if number == 1:
+                out.append(replace(turn, text=piece))
+                continue
+            out.append(replace(turn, text=piece, source_id=f"{turn.source_id}#{number}",
+                               message_id=f"{turn.message_id}#{number}" if turn.message_id else None))
+    return out
+
+
+def _pieces(text: str, limit: int) -> list[str]:
+    pieces, start = [], 0
+    while len(text) - start > limit:
+        end = start + limit
+        cut = max(text.rfind(space, start, end + 1) for space in " \n\t\r")
+        cut = cut if cut > start + limit // 2 else end  # no whitespace near the end: cut the word
+        if text[start:cut].strip():
+            pieces.append(text[start:cut].strip())
+        start = cut
+    if text[start:].strip():
+        pieces.append(text[start:].strip())
+    return pieces
 
 
 def detect_format(raw: str, path: Path) -> str:
@@ -59,11 +114,18 @@ def detect_format(raw: str, path: Path) -> str:
             return "locomo"
         if isinstance(data, dict) and "messages" in data:
             return "messages"
-        if isinstance(data, dict) and ({"content", "text"} & data.keys()):
+        if isinstance(data, dict) and ({"content", "text", "role", "speaker"} & data.keys()):
             return "jsonl"  # a single message
         raise InputError("unknown format: a JSON object that is neither a LoCoMo conversation, a message "
                          "nor {\"messages\": [...]}; pass --format", source=str(path), line=1)
     if head == "[":
+        try:
+            json.loads(raw)
+        except json.JSONDecodeError:
+            # `[2023-05-08 13:56] Alice: ...` or a chat export of that shape: text, not broken JSON
+            first = raw.lstrip().split("\n", 1)[0]
+            if path.suffix in (".txt", ".md", ".log") or _timed(first, "DMY", None) or _header_date(first) is not None:
+                return "text"
         return "messages"
     if path.suffix in (".json", ".jsonl"):
         raise InputError("unknown format: JSON that is neither LoCoMo, JSON Lines nor a messages array; "
@@ -95,14 +157,15 @@ def read_locomo(raw: str, source: str) -> list[Turn]:
                 raise InputError(f"{key} turn {i + 1} has no speaker", source=source, line=line)
             turns.append(Turn(str(turn.get("dia_id") or f"{Path(source).name}:{line}"), str(turn["speaker"]),
                               str(turn.get("text") or "").strip(), str(number), date, line,
-                              caption=turn.get("blip_caption") or None))
+                              caption=turn.get("blip_caption") or None, message_id=turn.get("dia_id") or None))
     return turns
 
 
 # -- JSON Lines and messages arrays ---------------------------------------------------
 
 
-def read_jsonl(raw: str, source: str) -> list[Turn]:
+def read_jsonl(raw: str, source: str, *, keep_tool_results: bool = False) -> list[Turn]:
+    norm = _normaliser(source, keep_tool_results)
     turns = []
     for number, text in enumerate(raw.splitlines(), start=1):
         if not text.strip():
@@ -111,67 +174,156 @@ def read_jsonl(raw: str, source: str) -> list[Turn]:
             record = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"bad JSON: {exc.msg} (column {exc.colno})", source=source, line=number) from None
-        turns.append(_message(record, source, number))
+        turns.extend(norm.message(record, line=number))
     return turns
 
 
-def read_messages(raw: str, source: str) -> list[Turn]:
+def read_messages(raw: str, source: str, *, keep_tool_results: bool = False) -> list[Turn]:
     data = _load_json(raw, source)
     messages = data.get("messages") if isinstance(data, dict) else data
     if not isinstance(messages, list):
         raise InputError("expected a JSON array of messages or {\"messages\": [...]}", source=source, line=1)
     lines = _object_lines(raw)
-    return [_message(m, source, lines[i] if i < len(lines) else 1) for i, m in enumerate(messages)]
+    norm = _normaliser(source, keep_tool_results)
+    return [t for i, m in enumerate(messages) for t in norm.message(m, line=lines[i] if i < len(lines) else 1)]
 
 
-def _message(record: Any, source: str, line: int) -> Turn:
-    if not isinstance(record, dict):
-        raise InputError("a message must be a JSON object", source=source, line=line)
-    speaker = record.get("speaker") or record.get("role") or record.get("name")
-    text = record.get("content", record.get("text"))
-    if isinstance(text, list):  # OpenAI content parts
-        text = " ".join(p.get("text", "") for p in text if isinstance(p, dict))
-    if not isinstance(text, str) or not text.strip():
-        raise InputError("message has no text (\"content\" or \"text\")", source=source, line=line)
-    if not speaker:
-        raise InputError("message has no speaker (\"speaker\" or \"role\")", source=source, line=line)
-    stamp = record.get("timestamp") or record.get("time") or record.get("date")
-    date = _parse_date(stamp) if stamp is not None else None
-    if stamp is not None and date is None:
-        raise InputError(f"unreadable timestamp {stamp!r}", source=source, line=line)
-    session = record.get("session", record.get("session_id"))
-    if session is None:
-        session = date.date().isoformat() if date else "1"
-    return Turn(str(record.get("id") or f"{Path(source).name}:{line}"), str(speaker), text.strip(), str(session), date, line)
+def _normaliser(source: str, keep_tool_results: bool):
+    """Messages in a file: a message's `id` is its source id, else `FILE:LINE`."""
+    from .messages import Normaliser
+
+    return Normaliser(source, keep_tool_results=keep_tool_results, ids_as_source=True,
+                      position_name=Path(source).name)
 
 
 # -- plain text -----------------------------------------------------------------------
 
 SPEAKER_LINE = re.compile(r"^\s*([^:\n]{1,60}?)\s*:\s+(.*\S)\s*$")
 DATE_HEADER = re.compile(r"^\s*(?:#+\s*|\[|-{2,}\s*)?(.*?)(?:\]|\s*-{2,})?\s*$")
+# A turn that starts with its time: `[2023-05-08 13:56] Alice: ...`, `[08/05/2023, 13:56:02] Alice: ...`
+# (WhatsApp on iOS), `08/05/2023, 13:56 - Alice: ...` or `2023-05-08 13:56 - Alice: ...` (on Android),
+# `[13:56] Alice: ...` (a time of day, on the date of the session's header).
+TIMED_LINE = re.compile(
+    r"^\s*(?:\[(?P<bracket>[^\]\n]{4,40})\]\s*(?:[-\u2013]\s+)?"
+    r"|(?P<plain>\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?\s+\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:\s*[AaPp]\.?\s?[Mm]\.?)?)"
+    r"\s+[-\u2013]\s+)(?P<rest>\S.*?)\s*$")
+NUMERIC_TIME = re.compile(r"(\d{1,4})[./-](\d{1,2})[./-](\d{1,4}),?\s+(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?"
+                          r"\s*(?:([AaPp])\.?\s?[Mm]\.?)?")
+CLOCK_TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([AaPp])\.?\s?[Mm]\.?)?")
+NUMERIC_DATE = re.compile(r"^\s*\[?(\d{1,2})[./-](\d{1,2})[./-]\d{2,4}\b", re.MULTILINE)
+INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200e\u200f\u202a\u202c"))  # marks chat exports put in lines
 
 
 def read_text(raw: str, source: str) -> list[Turn]:
     """`Speaker: text` lines; a blank line starts a new session, and a line that is only a
-    date (e.g. `## 8 May 2023` or `[2023-05-08 13:56]`) starts one on that date."""
+    date (e.g. `## 8 May 2023` or `[2023-05-08 13:56]`) starts one on that date. A turn may
+    begin with its own time (`[2023-05-08 13:56] Alice: ...`, chat exports of that shape); a
+    timed turn on another day than its session's starts a new session, and a timed line with
+    no speaker (an export's "Alice joined") is no turn. Any other line continues the message
+    above it (a blank line inside a message is kept as a paragraph break); a file must begin
+    with a turn or a date."""
+    name, order = Path(source).name, _date_order(raw)
     turns: list[Turn] = []
-    session, date, fresh = 1, None, False
-    for number, text in enumerate(raw.splitlines(), start=1):
-        if not text.strip():
-            fresh = bool(turns)
+    session, date, day, fresh = 1, None, None, False
+    taken, gap, continuing = 0, 0, False  # turns in this session; blank lines since the last text; a message is open
+    for number, line in enumerate(raw.splitlines(), start=1):
+        line = line.translate(INVISIBLE)
+        if not line.strip():
+            fresh, gap = bool(turns), gap + 1
             continue
-        match = SPEAKER_LINE.match(text)
-        header = DATE_HEADER.match(text)
-        header_date = None if match and not _looks_like_date(text) or header is None else _parse_date(header[1])
+        timed = _timed(line, order, date)
+        if timed is not None:
+            moment, speaker, said = timed
+            continuing, gap = speaker is not None, 0
+            if speaker is None:
+                continue
+            if turns and (fresh or taken and moment and day and moment.date() != day):
+                session, taken = session + 1, 0
+            day, fresh, taken = moment.date() if moment else day, False, taken + 1
+            turns.append(Turn(f"{name}:{number}", speaker, said, str(session), moment or date, number))
+            continue
+        match = SPEAKER_LINE.match(line)
+        header_date = None if match and not _looks_like_date(line) else _header_date(line)
         if header_date is not None:
             session, date, fresh = session + (1 if turns else 0), header_date, False
+            day, taken, gap, continuing = header_date.date(), 0, 0, False
             continue
-        if not match:
-            raise InputError("expected `Speaker: text` or a date line", source=source, line=number)
-        if fresh:
-            session, fresh = session + 1, False
-        turns.append(Turn(f"{Path(source).name}:{number}", match[1], match[2], str(session), date, number))
+        if match:
+            if fresh:
+                session, fresh, taken = session + 1, False, 0
+            turns.append(Turn(f"{name}:{number}", match[1], match[2], str(session), date, number))
+            taken, gap, continuing = taken + 1, 0, True
+            continue
+        if not continuing:
+            raise InputError("expected `Speaker: text` or a date line (other lines continue the message "
+                             "above them, and there is none)", source=source, line=number)
+        turns[-1] = replace(turns[-1], text=turns[-1].text + ("\n\n" if gap else "\n") + line.rstrip())
+        fresh, gap = False, 0
     return turns
+
+
+def _timed(line: str, order: str, date: datetime | None) -> tuple[datetime | None, str | None, str] | None:
+    """(its time, its speaker or None, its text) for a line that begins with a time; else None.
+    A time of day alone takes its date from `date` (none without one)."""
+    match = TIMED_LINE.match(line)
+    if match is None:
+        return None
+    stamp = _spaces(match["bracket"] or match["plain"])
+    clock = CLOCK_TIME.fullmatch(stamp)
+    if clock:
+        moment = _at_clock(date, clock) if date else None
+    else:
+        moment = _stamp(stamp, order)
+        if moment is None:
+            return None  # "[laughs] Alice: ..." is a line like any other
+    said = SPEAKER_LINE.match(match["rest"])
+    return (moment, said[1], said[2]) if said else (moment, None, match["rest"])
+
+
+def _stamp(stamp: str, order: str) -> datetime | None:
+    """A chat export's date and time; day-first or month-first numbers as `order` says."""
+    match = NUMERIC_TIME.fullmatch(stamp)
+    if match is None:
+        return _parse_date(stamp, date_order=order)
+    a, b, c = match[1], match[2], match[3]
+    year, month, day = (a, b, c) if len(a) == 4 else (c, a, b) if order == "MDY" else (c, b, a)
+    try:
+        moment = datetime(int(year) + (2000 if len(year) <= 2 else 0), int(month), int(day))
+    except ValueError:
+        return None
+    return _at_clock(moment, match, first=4)
+
+
+def _at_clock(date: datetime, clock: re.Match, first: int = 1) -> datetime | None:
+    hour, minute, second, half = clock[first], clock[first + 1], clock[first + 2], clock[first + 3]
+    hour_n = int(hour) % 12 + (12 if half in ("p", "P") else 0) if half else int(hour)
+    try:
+        return date.replace(hour=hour_n, minute=int(minute), second=int(second or 0), microsecond=0)
+    except ValueError:
+        return None
+
+
+def _date_order(raw: str) -> str:
+    """"DMY" or "MDY" for a file's numeric dates (08/05/2023): month-first when some second
+    number is over 12 and no first one is; else day-first (the more common order in chat
+    exports, and the only one possible when a first number is over 12)."""
+    firsts, seconds = set(), set()
+    for match in NUMERIC_DATE.finditer(raw):
+        firsts.add(int(match[1]))
+        seconds.add(int(match[2]))
+    return "MDY" if max(seconds, default=0) > 12 and max(firsts, default=0) <= 12 else "DMY"
+
+
+def _header_date(line: str) -> datetime | None:
+    """The date of a line that holds only a date (`## 8 May 2023`, `[2023-05-08 13:56]`)."""
+    if len(line) > 80 or not any(ch.isdigit() for ch in line):
+        return None  # no date; and prose is not given to the date parser
+    header = DATE_HEADER.match(line)
+    return _parse_date(header[1]) if header else None
+
+
+def _spaces(text: str) -> str:
+    return text.replace("\u202f", " ").replace("\xa0", " ").strip()
 
 
 def _looks_like_date(text: str) -> bool:
@@ -192,21 +344,41 @@ def _load_json(raw: str, source: str) -> Any:
         raise InputError(f"bad JSON: {exc.msg} (column {exc.colno})", source=source, line=exc.lineno) from None
 
 
-def _parse_date(value: Any) -> datetime | None:
-    """An absolute date from a timestamp, ISO text or LoCoMo's "1:56 pm on 8 May, 2023"."""
-    if value is None or value == "":
+def _parse_date(value: Any, *, date_order: str | None = None) -> datetime | None:
+    """An absolute date, as naive UTC, from epoch seconds or milliseconds (UTC), ISO text (an
+    offset is converted to UTC; none is taken as UTC) or LoCoMo's "1:56 pm on 8 May, 2023";
+    None when it is not one. `date_order` ("DMY", "MDY") reads numeric dates like 08/05/2023."""
+    if value is None or value == "" or isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        return datetime.fromtimestamp(value)
+        return _from_epoch(value)
     text = str(value).strip()
+    if re.fullmatch(r"\d{9,14}(\.\d+)?", text):
+        return _from_epoch(float(text))
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).replace(tzinfo=None)
+        return _naive_utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
     except ValueError:
         pass
     import dateparser
 
-    return dateparser.parse(text, languages=["en"], settings={"STRICT_PARSING": False,
-                                                              "REQUIRE_PARTS": ["day", "month", "year"]})
+    settings: dict[str, Any] = {"STRICT_PARSING": False, "REQUIRE_PARTS": ["day", "month", "year"]}
+    if date_order:
+        settings["DATE_ORDER"] = date_order
+    return _naive_utc(dateparser.parse(text, languages=["en"], settings=settings))
+
+
+def _from_epoch(value: float) -> datetime | None:
+    """Seconds since 1970 (UTC); a value above 1e11 (the year 5138 in seconds) is milliseconds."""
+    try:
+        return datetime.fromtimestamp(value / 1000 if abs(value) > 1e11 else value, timezone.utc).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _naive_utc(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is None:
+        return moment
+    return moment.astimezone(timezone.utc).replace(tzinfo=None)
 
 
 def _line_of(raw: str, needle: str) -> int:
@@ -235,6 +407,4 @@ def _object_lines(raw: str) -> list[int]:
 
 
 def _with_index(turn: Turn, index: int) -> Turn:
-    from dataclasses import replace
-
     return replace(turn, index=index)
