@@ -33,7 +33,7 @@ MAX_TURN_CHARS = 20_000
 
 @dataclass(frozen=True)
 class Turn:
-    source_id: str  # LoCoMo dia_id ("D1:3"); a JSONL id; else "file:line"
+    source_id: str  # LoCoMo dia_id ("D1:3"); a JSON message's id; else "file:line" ("messages:3" from to_turns)
     speaker: str
     text: str
     session: str  # "1", "2", ... ; a JSONL session; a text file's block number
