@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import transfer
 from .complex import Complex
 from .drivers import Driver, connect
 from .ingest import IngestSummary, Progress, Source, ingest
@@ -91,3 +92,18 @@ class Memory:
 
     def __repr__(self) -> str:
         return f"Memory({self.store.describe()})"
+
+    def export(self, user: str, file: transfer.Destination, *,
+               progress: transfer.Progress | None = None) -> transfer.TransferSummary:
+        """Write `user`'s whole memory to `file` as JSON Lines (a path, compressed when it ends
+        in .gz, or a text stream): memories with their vectors, entities, relations, simplices
+        with their counts and witnesses. `import_` reads it into any backend."""
+        return transfer.export(self.store, user, file, progress=progress)
+
+    def import_(self, file: transfer.Source, *, user: str | None = None, replace: bool = False,
+                progress: transfer.Progress | None = None) -> transfer.TransferSummary:
+        """Read a file `export` wrote, under the user it was exported from or under `user`. The
+        whole file is checked before anything is written; a user that holds memories is
+        refused (`transfer.UserNotEmpty`) unless `replace`, which deletes them first. An import
+        interrupted anywhere and run again completes as if it had never stopped."""
+        return transfer.import_(self.store, file, user=user, replace=replace, progress=progress)

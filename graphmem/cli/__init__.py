@@ -16,6 +16,7 @@ from .db import COMMANDS as DB
 from .ingest import COMMANDS as INGEST
 from .recall import COMMANDS as RECALL
 from .simplex import COMMANDS as SIMPLEX
+from .transfer import COMMANDS as TRANSFER
 
 
 @click.group()
@@ -37,7 +38,7 @@ def main() -> None:
     logging.getLogger("neo4j").setLevel(logging.CRITICAL)
 
 
-for _command in (*SIMPLEX, *INGEST, *RECALL, *DB, *BENCH):
+for _command in (*SIMPLEX, *INGEST, *RECALL, *TRANSFER, *DB, *BENCH):
     main.add_command(_command)
 
 if __name__ == "__main__":

@@ -1,0 +1,15 @@
+// export_entities: one page of the user's entities (name embeddings as lists of floats) for
+// `graphmem export` (graphmem/transfer.py): up to $limit nodes in order of their vid, after $after
+// (null: from the first), each as [every property, its outgoing relationships], a relationship as
+// [type, properties, the other end's labels, the other end's key properties].
+// params: user_id, after, limit
+// mode: read
+MATCH (n:Entity {user_id: $user_id})
+WHERE $after IS NULL OR n.vid > $after
+WITH n, n.vid AS key ORDER BY key
+LIMIT $limit
+OPTIONAL MATCH (n)-[r]->(x)
+WITH n, key, collect(CASE WHEN r IS NOT NULL THEN
+       [type(r), properties(r), labels(x), x {.id, .uid, .n, .vid, .key, .word}] END) AS links
+RETURN key, [[properties(n), links]] AS nodes
+ORDER BY key
