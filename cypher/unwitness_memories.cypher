@@ -21,6 +21,8 @@ WITH s, left, CASE WHEN left > 0 THEN left ELSE s.count END AS count
 SET s.count = count,
     s.packed = s.key + $sep + toString(count) + $sep + coalesce(toString(s.first_seen), '') + $sep +
                coalesce(toString(s.last_seen), '') + $sep + coalesce(s.meta, '') + $sep + coalesce('=' + s.kind, '')
-WITH s, left
-WHERE left <= 0
-RETURN s.path AS path
+// collected, not filtered by WHERE: FalkorDB 4.16 moves such a filter before the SET above,
+// and the counts of the rows it drops are never lowered
+WITH collect(CASE WHEN left <= 0 THEN s.path END) AS gone
+UNWIND gone AS path
+RETURN path

@@ -304,6 +304,15 @@ class Complex:
         gone = self._run("unwitness_memories", uids=list(memories), sep=SEP)
         return sum(self.remove(row["path"]) for row in gone)
 
+    def rewitness_sessions(self, sessions: Iterable[str]) -> int:
+        """Witness these sessions anew from the memories they hold now: what they witnessed
+        as sessions before is taken back first (a session that grew or lost memories observes
+        another simplex, and the old one must not keep its witnesses). Returns the groups."""
+        sessions = sorted(set(sessions))
+        for row in self._run("unwitness_sessions", sessions=sessions, sep=SEP):
+            self.remove(row["path"])
+        return self.witness("session", sessions=sessions)
+
     def witness(self, by: str = "session", window: timedelta | float | None = None,
                 sessions: Iterable[str] | None = None) -> int:
         """Insert one simplex per session / time window / place from the memories' entities.

@@ -4,14 +4,22 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
+from . import records
 from . import transfer
 from .complex import Complex
 from .drivers import Driver, connect
+from .errors import InputError
+from .forgetting import Forgotten, forget_memories, forget_user, log_erasure
 from .ingest import IngestSummary, Progress, Source, ingest
+from .ingest.lease import UserLease
+from .ingest.messages import to_turns
+from .keys import check_user
 from .models import Models
+from .records import Conversation, StoredMemory
 from .recall import CHANNELS, Recollection, recall
 from .settings import Settings
 from .store import Store
@@ -64,11 +72,81 @@ class Memory:
         return Complex(self.store, user)
 
     def ingest(self, source: Source, *, user: str, format: str | None = None, dry_run: bool = False,
-               progress: Progress | None = None) -> IngestSummary:
+               progress: Progress | None = None, conversation: str | None = None) -> IngestSummary:
         """Ingest chat transcripts (paths, or parsed `Turn`s) into `user`'s memory. Every file is
-        validated before anything is written; running it again changes nothing."""
+        validated before anything is written; running it again changes nothing, and running it
+        on an edited transcript adds what is new and replaces what was edited. Each transcript
+        is its own conversation (found again by its content) unless `conversation` names one."""
         return ingest(self.store, self.models, source, user=user, format=format, dry_run=dry_run,
-                      progress=progress)
+                      progress=progress, conversation=conversation)
+
+    def add(self, messages: Any, *, user: str, conversation: str = "default", at: datetime | None = None,
+            keep_tool_results: bool | None = None) -> IngestSummary:
+        """Add what an agent holds to `user`'s memory, recallable when this returns: one string,
+        `(speaker, text)` pairs, or chat messages in the OpenAI or Anthropic format (a message's
+        speaker is its `name`, else its role; system prompts and tool plumbing are left out, tool
+        results too unless `keep_tool_results`). New messages continue `conversation`; messages
+        it already holds (by their `id`, else by what they say) are not added twice, so a retry
+        or the whole history passed again changes nothing. `at`: the time of messages that carry
+        none (default: now)."""
+        keep = self.settings.keep_tool_results if keep_tool_results is None else keep_tool_results
+        turns = to_turns(messages, keep_tool_results=keep, at=at or datetime.now(timezone.utc), source="messages")
+        if not turns:
+            return IngestSummary(check_user(user))
+        return ingest(self.store, self.models, turns, user=user, conversation=conversation, whole=False)
+
+    def memories(self, user: str, *, conversation: str | None = None, speaker: str | None = None,
+                 since: datetime | None = None, until: datetime | None = None, entity: str | None = None,
+                 limit: int | None = records.PAGE, after: str | None = None) -> list[StoredMemory]:
+        """A page of `user`'s memories, oldest first, filtered; pass the last id as `after` for
+        the next page (an empty page is the end)."""
+        return records.memories(self.store, user, conversation=conversation, speaker=speaker, since=since,
+                                until=until, entity=entity, limit=limit, after=after)
+
+    def get(self, memory_id: str, *, user: str) -> StoredMemory | None:
+        """One memory by its id, or None."""
+        return records.get(self.store, user, memory_id)
+
+    def users(self) -> list[dict]:
+        """Every user the store holds, with how many memories each."""
+        return records.users(self.store)
+
+    def conversations(self, user: str) -> list[Conversation]:
+        """`user`'s conversations, oldest first."""
+        return records.conversations(self.store, user)
+
+    def forget(self, user: str, *, memories: Iterable[str] | None = None, conversation: str | None = None,
+               entity: str | None = None, before: datetime | None = None, everything: bool = False) -> Forgotten:
+        """Forget, leaving no trace: the memories named (by id, by conversation, those mentioning
+        an entity, those before a time, or all of the user's), with everything only they
+        justified (graphmem/forgetting.py). Exactly one of the selectors. The erasure is logged
+        in `erasures.jsonl` in the graphmem home, without what was erased."""
+        check_user(user)
+        chosen = {"memories": memories is not None, "conversation": conversation is not None,
+                  "entity": entity is not None, "before": before is not None, "everything": everything}
+        kinds = [k for k, given in chosen.items() if given]
+        if len(kinds) != 1:
+            raise InputError("forget takes exactly one of memories=, conversation=, entity=, before=, everything=True")
+        with UserLease(self.store, user):
+            if everything:
+                done = forget_user(self.store, user)
+            else:
+                if memories is not None:
+                    if isinstance(memories, str):
+                        raise InputError("memories= takes a list of memory ids, not one string")
+                    uids = list(dict.fromkeys(memories))
+                else:
+                    vids = records.entity_vids(self.store, user, entity) if entity is not None else []
+                    if entity is not None and not vids:
+                        raise InputError(f"no entity called {entity!r} for user {user!r}")
+                    uids = [row["uid"] for row in self.store.run(
+                        "forget_select", user_id=user, conversation=conversation, vids=vids, all=False,
+                        before=before.replace(tzinfo=before.tzinfo or timezone.utc).timestamp() if before else None)]
+                embedder = self.models.embedder()
+                done = forget_memories(self.store, Complex(self.store, user), uids,
+                                       lambda texts: embedder.embed(texts), kind=kinds[0])
+        log_erasure(self.settings.home / "erasures.jsonl", done)
+        return done
 
     def recall(self, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
                asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True,

@@ -103,8 +103,8 @@ class UserNotEmpty(GraphmemError):
 
     def __init__(self, user: str, memories: int, entities: int):
         self.user, self.memories, self.entities = user, memories, entities
-        super().__init__(f"user {user!r} already holds {memories} memories and {entities} entities: import with "
-                         f"replace=True (--replace) to replace them, or under another user")
+        super().__init__(f"user {user!r} already holds {memories} memories and {entities} entities: replace them "
+                         f"(replace=True, --replace) or import under another user")
 
 
 @dataclass
@@ -242,7 +242,7 @@ def _writer(file: Destination) -> Iterator[tuple[IO[str], str]]:
     path = Path(file)
     partial = path.with_name(path.name + ".partial")
     try:
-        out: IO[str] = (gzip.open(partial, "wt", encoding="utf-8") if path.suffix == ".gz"
+        out: IO[str] = (gzip.open(partial, "wt", encoding="utf-8", compresslevel=6) if path.suffix == ".gz"
                         else open(partial, "w", encoding="utf-8"))
     except OSError as exc:
         raise InputError(f"cannot write it: {exc.strerror or exc}", source=str(path)) from None

@@ -11,7 +11,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from graphmem.errors import InputError
-from graphmem.ingest.formats import MAX_TURN_CHARS, _parse_date, detect_format, read_transcript
+from graphmem.ingest.formats import detect_format, read_transcript
+from graphmem.ingest.turns import MAX_TURN_CHARS, _parse_date
 
 
 def read(tmp_path, name: str, content: str, **options):

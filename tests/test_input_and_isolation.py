@@ -92,3 +92,28 @@ def test_users_are_isolated(mem, user):
     assert bob.remove(["Paris"], cofaces=True) == 1
     assert alice.find(["Oslo", "Paris", "Rome"]).count == 1
     assert alice.stats()["simplices"] == 1 and alice.verify() == [] and bob.verify() == []
+
+
+@pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
+def test_k_must_be_a_positive_integer(mem, cx, k):
+    cx.insert(["Alice", "Bob"])
+    with pytest.raises(InputError, match="k must be a positive integer"):
+        mem.recall("Alice", user=cx.user, k=k)
+
+
+def test_a_name_the_store_does_not_know_is_reported_as_unknown(mem, user, tmp_path):
+    path = tmp_path / "chat.txt"
+    path.write_text("Alice: Bob and I hiked in Porto.\nBob: Porto was lovely.\n")
+    mem.ingest(path, user=user)
+    got = mem.recall("Did Alice and Zyxwvutsrq ever visit Porto together?", user=user, k=3)
+    assert "Zyxwvutsrq" in got.analysis.unknown
+    assert {"vertices": ["Zyxwvutsrq"], "vids": [], "gap": "unknown: no such entity in memory"} in got.gaps
+
+
+def test_a_home_that_is_a_file_is_one_clear_error(tmp_path):
+    from graphmem import ConfigError, Memory
+
+    home = tmp_path / "not-a-directory"
+    home.write_text("")
+    with pytest.raises(ConfigError, match="GRAPHMEM_HOME"):
+        Memory(home=home)

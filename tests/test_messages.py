@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from graphmem.errors import InputError
-from graphmem.ingest.formats import MAX_TURN_CHARS
+from graphmem.ingest.turns import MAX_TURN_CHARS
 from graphmem.ingest.messages import to_turns
 
 OPENAI = [

@@ -14,6 +14,7 @@ from .bench import COMMANDS as BENCH
 from .common import group_uri_option
 from .db import COMMANDS as DB
 from .ingest import COMMANDS as INGEST
+from .memories import COMMANDS as MEMORIES
 from .recall import COMMANDS as RECALL
 from .simplex import COMMANDS as SIMPLEX
 from .transfer import COMMANDS as TRANSFER
@@ -38,7 +39,7 @@ def main() -> None:
     logging.getLogger("neo4j").setLevel(logging.CRITICAL)
 
 
-for _command in (*SIMPLEX, *INGEST, *RECALL, *TRANSFER, *DB, *BENCH):
+for _command in (*SIMPLEX, *INGEST, *MEMORIES, *RECALL, *TRANSFER, *DB, *BENCH):
     main.add_command(_command)
 
 if __name__ == "__main__":

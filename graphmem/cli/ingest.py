@@ -15,17 +15,21 @@ from .common import console, emit, open_memory, user_command
 @click.option("--format", "format_", type=click.Choice(FORMATS), default=None,
               help="Transcript format (default: detected from the content).")
 @click.option("--dry-run", is_flag=True, help="Parse and report, write nothing.")
+@click.option("--conversation", default=None,
+              help="The conversation they belong to (default: each file its own, found again by its content).")
 @user_command
-def ingest_command(ctx, paths, format_, dry_run, user, as_json):
+def ingest_command(ctx, paths, format_, dry_run, conversation, user, as_json):
     """Ingest chat transcripts (LoCoMo JSON, JSON Lines, messages arrays, `Speaker: text`).
 
-    Running it again on the same files changes nothing.
+    Running it again on the same files changes nothing; on an edited file, it adds the new
+    messages and replaces the edited ones.
 
     \b
     Example:  graphmem ingest conversation.json --user alice
     """
-    total = sum(len(turns) for _, turns in read_sources(list(paths), format_))  # validates every file first
     mem = open_memory(ctx)
+    keep = mem.settings.keep_tool_results  # validates every file first
+    total = sum(len(turns) for _, turns in read_sources(list(paths), format_, keep_tool_results=keep))
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[rate]} turns/s"), TimeElapsedColumn(), TimeRemainingColumn(),
                   console=console, disable=as_json, transient=False) as bar:
@@ -36,14 +40,16 @@ def ingest_command(ctx, paths, format_, dry_run, user, as_json):
             elapsed = bar.tasks[0].elapsed or 0
             bar.update(task, rate=f"{bar.tasks[0].completed / elapsed:.0f}" if elapsed else "-")
 
-        summary = mem.ingest(list(paths), user=user, format=format_, dry_run=dry_run, progress=advance)
+        summary = mem.ingest(list(paths), user=user, format=format_, dry_run=dry_run, progress=advance,
+                             conversation=conversation)
     emit(summary.to_dict(), as_json, render_summary)
 
 
 def render_summary(d: dict) -> None:
     table = Table(title=f"ingested into {d['user']}" + (" (dry run: nothing written)" if d["dry_run"] else ""),
                   show_header=False)
-    for key in ("files", "turns", "sessions", "memories_added", "sentences", "entities_added", "mentions", "relations",
+    table.add_row("conversations", ", ".join(d["conversations"]))
+    for key in ("files", "turns", "sessions", "memories_added", "memories_replaced", "memories_missing", "sentences", "entities_added", "mentions", "relations",
                 "turn_simplices", "session_simplices", "capped_simplices", "dated_references"):
         table.add_row(key.replace("_", " "), str(d[key]))
     table.add_row("seconds", f"{d['seconds']:.1f} ({d['turns_per_second']} turns/s)")

@@ -62,7 +62,7 @@ def gaps_command(ctx, query, asker, user, as_json):
     \b
     Example:  graphmem gaps "Did Caroline and Melanie ever go to Paris?" --user demo
     """
-    result = open_memory(ctx).recall(query, user=user, k=0, asker=asker)
+    result = open_memory(ctx).recall(query, user=user, k=1, asker=asker)  # the gaps, not the memories
 
     def render(d: dict) -> None:
         console.print(f"entities: {', '.join(d['entities']) or 'none matched'}", markup=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..errors import BackendUnavailable, ConfigError
@@ -19,6 +21,7 @@ def connect(settings: Settings, auth: tuple[str, str] | None = None) -> Driver:
         from .falkor import FalkorDriver
 
         server = EmbeddedServer(settings.home, settings.aof_fsync, settings.server_idle_stop)
+        _writable(server.dir)
         where = f"embedded {server.dir}"
         try:
             return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=where, revive=server.start)
@@ -53,3 +56,16 @@ def connect(settings: Settings, auth: tuple[str, str] | None = None) -> Driver:
 
 
 __all__ = ["Driver", "connect"]
+
+
+def _writable(directory: Path) -> None:
+    """The embedded store's directory, made if need be, or one line saying why it cannot be."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot use {directory} for the embedded store: {exc.strerror or exc} "
+                          f"(set GRAPHMEM_HOME to a writable directory)") from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise ConfigError(f"cannot write to {directory} for the embedded store: read-only "
+                          f"(set GRAPHMEM_HOME to a writable directory)")
+

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import InputError
-from .formats import Turn, _naive_utc, _parse_date, split_long_turns
+from .turns import Turn, _naive_utc, _parse_date, split_long_turns
 
 PROMPT_ROLES = frozenset({"system", "developer"})  # instructions to the model, not things said
 TOOL_ROLES = frozenset({"tool", "function", "ipython"})  # a tool's result (OpenAI, legacy, Llama)

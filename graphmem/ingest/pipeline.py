@@ -1,5 +1,5 @@
-"""The ingest pipeline: read and validate every source, then batch by batch parse (spaCy, in a
-background thread so that parsing overlaps embedding), plan (extract, resolve, embed) and write
+"""The ingest pipeline: read and validate every source, then batch by batch extract (spaCy, in a
+background thread so that parsing overlaps embedding), plan (resolve, embed) and write
 (in another thread: the database works in its own process), then witness the sessions."""
 
 from __future__ import annotations
@@ -8,24 +8,22 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence, Union
+from typing import Callable, Sequence, Union
 
 import numpy as np
 
 from ..complex import Complex
 from ..errors import InputError
+from ..forgetting import forget_memories
 from ..models import Embedder, Models
 from ..store import Store
 from .formats import Turn, read_transcript
 from .lease import UserLease
-from .plan import memory_uid, plan_batch, session_key
+from .identity import Alignment, Stored, align, name_conversation, session_key
+from .plan import extract_batch, placement, plan_batch
 from .resolve import Resolver
 from .summary import IngestSummary, Stopwatch
 from .write import finish, write_batch
-
-if TYPE_CHECKING:
-    from spacy.language import Language
-    from spacy.tokens import Doc
 
 Progress = Callable[[str, int], None]  # (what, how many more turns are done)
 Source = Union[str, Path, Sequence[Union[str, Path]], Sequence[Turn]]
@@ -42,59 +40,86 @@ def embed_threads(precision: str) -> int | None:
 
 
 def ingest(store: Store, models: Models, source: Source, *, user: str, format: str | None = None,
-           dry_run: bool = False, progress: Progress | None = None) -> IngestSummary:
+           dry_run: bool = False, progress: Progress | None = None, conversation: str | None = None,
+           whole: bool = True) -> IngestSummary:
     """Ingest transcripts (paths) or already parsed turns into `user`'s memory. Another ingest
-    into the same user, in any process, waits for this one (`UserLease`)."""
+    into the same user, in any process, waits for this one (`UserLease`).
+
+    `conversation`: the conversation every source belongs to (else each transcript finds its
+    own, identity.name_conversation). `whole`: each source is its conversation from the start,
+    so an edited message replaces its stored version; else the turns continue the
+    conversation (what `Memory.add` does)."""
     started = time.perf_counter()
-    transcripts = read_sources(source, format)  # validate everything before writing anything
+    # validate everything before writing anything
+    transcripts = read_sources(source, format, keep_tool_results=store.settings.keep_tool_results)
     summary = IngestSummary(user, files=len(transcripts), dry_run=dry_run,
                             turns=sum(len(turns) for _, turns in transcripts))
     cx = Complex(store, user)
-    embedder, nlp = models.embedder(), models.nlp()  # loaded before the user is held
+    embedder, _ = models.embedder(), models.nlp()  # loaded before the user is held
     with nullcontext() if dry_run else UserLease(store, user) as lease:
-        _ingest(store, cx, transcripts, embedder, nlp, lease, summary, progress)
+        _ingest(store, models, cx, transcripts, embedder, lease, summary, progress, conversation, whole)
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def _ingest(store: Store, cx: Complex, transcripts: list[tuple[str, list[Turn]]], embedder: Embedder,
-            nlp: "Language", lease: UserLease | None, summary: IngestSummary, progress: Progress | None) -> None:
+def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[str, list[Turn]]],
+            embedder: Embedder, lease: UserLease | None, summary: IngestSummary, progress: Progress | None,
+            conversation: str | None, whole: bool) -> None:
     user, dry_run, began = cx.user, lease is None, time.time()
-    every = [memory_uid(name, t) for name, turns in transcripts for t in turns]
-    known = {row["uid"] for row in store.run("memory_uids", user_id=user, uids=every)} if not dry_run else set()
     threads = embed_threads(embedder.precision)
 
     def embed(texts: Sequence[str]) -> np.ndarray:
         return embedder.embed(texts, threads=threads)
 
+    placed: list[tuple[str, Alignment]] = []
+    for name, turns in transcripts:
+        conv = conversation or name_conversation(store, user, name, turns)
+        placed.append((conv, align(conv, turns, Stored.read(store, user, conv), whole=whole)))
+    every = [uid for _, a in placed for uid in a.uids]
+    known = {row["uid"] for row in store.run("memory_uids", user_id=user, uids=every)}
+    replaced = [uid for _, a in placed for uid in a.replaced]
+    summary.conversations = list(dict.fromkeys(conv for conv, _ in placed))
+    summary.memory_ids = every
+    summary.memories_replaced = len(replaced)
+    summary.memories_missing = sum(a.missing for _, a in placed)
+    sessions = {session_key(conv, t) for conv, a in placed for t in a.turns}
+    if not dry_run:
+        if replaced:  # the old versions of edited messages go first, leaving no trace
+            sessions |= forget_memories(store, cx, replaced, embed).sessions
+            known -= set(replaced)
+        moved = [{"uid": uid, **placement(turn)} for _, a in placed for uid, turn in zip(a.uids, a.turns)
+                 if uid in a.moved and uid in known]
+        if moved:
+            store.run("place_memories", user_id=user, rows=moved)
     resolver = Resolver(store.run("entity_catalog", user_id=user), embed, store.settings.entity_merge_threshold)
     summary.entities_added = -len(resolver.entities)
     clock = Stopwatch(summary.stages)
     size = store.settings.ingest_batch
     pending: list[Future] = []
     with ThreadPoolExecutor(max_workers=1) as parser, ThreadPoolExecutor(max_workers=1) as writer:
-        for name, turns in transcripts:
+        for conv, alignment in placed:
+            turns = alignment.turns
             speakers = list(dict.fromkeys(t.speaker for t in turns))
             summary.sessions += len({t.session for t in turns})
-            todo = [t for t in turns if memory_uid(name, t) not in known]  # finished by an earlier run
+            todo = [(t, uid) for t, uid in zip(turns, alignment.uids) if uid not in known]  # done by an earlier run
             if progress and len(todo) < len(turns):
-                progress(name, len(turns) - len(todo))
+                progress(conv, len(turns) - len(todo))
             if not todo:
                 continue
             batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-            parsed = parser.submit(_parse, nlp, batches[0])
+            parsed = parser.submit(extract_batch, models, [t for t, _ in batches[0]], speakers)
             for index, batch in enumerate(batches):
-                with clock("parse (waiting)"):
-                    docs = parsed.result()
+                with clock("extract (waiting)"):
+                    extractions = parsed.result()
                 if index + 1 < len(batches):
-                    parsed = parser.submit(_parse, nlp, batches[index + 1])
-                plan = plan_batch(resolver, embed, name, batch, docs, speakers,
-                                  sentence_views=store.settings.sentence_views,
+                    parsed = parser.submit(extract_batch, models, [t for t, _ in batches[index + 1]], speakers)
+                plan = plan_batch(resolver, embed, conv, [t for t, _ in batch], [uid for _, uid in batch],
+                                  extractions, speakers, sentence_views=store.settings.sentence_views,
                                   max_simplex_size=store.settings.max_simplex_size, summary=summary, clock=clock)
                 if lease is None:
                     plan.count_into(summary)
                     if progress:
-                        progress(name, len(batch))
+                        progress(conv, len(batch))
                     continue
                 lease.renew()
                 # after the batch before it only: a batch written after a failed one would be complete
@@ -102,7 +127,7 @@ def _ingest(store: Store, cx: Complex, transcripts: list[tuple[str, list[Turn]]]
                 pending.append(writer.submit(_after, pending[-1] if pending else None, write_batch,
                                              store, cx, plan, summary, clock))
                 if progress:
-                    pending[-1].add_done_callback(_reporter(progress, name, len(batch)))
+                    pending[-1].add_done_callback(_reporter(progress, conv, len(batch)))
                 while len(pending) > WRITES_IN_FLIGHT:
                     pending.pop(0).result()
         for future in pending:
@@ -110,7 +135,7 @@ def _ingest(store: Store, cx: Complex, transcripts: list[tuple[str, list[Turn]]]
     summary.entities_added += len(resolver.entities)
     if lease is not None and summary.turns:
         lease.renew()
-        finish(store, cx, {session_key(name, t) for name, turns in transcripts for t in turns}, began, summary, clock)
+        finish(store, cx, sessions, began, summary, clock)
 
 
 def _after(previous: Future | None, write: Callable[..., None], *args: object) -> None:
@@ -123,7 +148,8 @@ def _reporter(progress: Progress, name: str, turns: int) -> Callable[[Future], N
     return lambda _: progress(name, turns)
 
 
-def read_sources(source: Source, format: str | None = None) -> list[tuple[str, list[Turn]]]:
+def read_sources(source: Source, format: str | None = None, *,
+                 keep_tool_results: bool = False) -> list[tuple[str, list[Turn]]]:
     """(transcript name, its turns) of every source, all read and validated: paths, directories
     of transcripts, or already parsed turns (one transcript named "turns")."""
     items: list = [source] if isinstance(source, (str, Path)) else list(source)
@@ -139,13 +165,10 @@ def read_sources(source: Source, format: str | None = None) -> list[tuple[str, l
             if not files:
                 raise InputError(f"no transcript files ({', '.join(TRANSCRIPT_SUFFIXES)}) in this directory",
                                  source=str(path))
-            out += [(f.stem, read_transcript(f, format)) for f in files]
+            out += [(f.stem, read_transcript(f, format, keep_tool_results=keep_tool_results)) for f in files]
         else:
-            out.append((path.stem, read_transcript(path, format)))
+            out.append((path.stem, read_transcript(path, format, keep_tool_results=keep_tool_results)))
     if not out:
         raise InputError("nothing to ingest: no paths given")
     return out
 
-
-def _parse(nlp: "Language", batch: list[Turn]) -> list["Doc"]:
-    return list(nlp.pipe([t.text for t in batch], batch_size=64))

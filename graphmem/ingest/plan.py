@@ -4,38 +4,29 @@ until the writer learns their vids."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
-from ..keys import bounded
 from ..simplex import to_epoch
 from .extract import WORD, Extraction, extract, terms
 from .formats import Turn
+from .identity import digest, session_key
 from .resolve import Entity, Resolver
 from .summary import IngestSummary, Stopwatch
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from ..models import Models
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
 # Shorter sentences ("Hey Caroline!", "Thanks!") are not embedded on their own: they carry no
 # fact of their own, and each is a vector to compute and store.
 SENTENCE_WORDS = 3
-
-
-def session_key(transcript: str, turn: Turn) -> str:
-    return bounded(f"{transcript}#{turn.session}")
-
-
-def memory_uid(transcript: str, turn: Turn) -> str:
-    """Stable id of a turn: the same transcript ingested twice gives the same uids."""
-    key = "\x1f".join([transcript, turn.session, turn.source_id, turn.speaker, turn.text])
-    return hashlib.sha1(key.encode()).hexdigest()[:20]
+# Characters parsed at once: a batch of long technical messages parsed whole held gigabytes.
+PARSE_CHARS = 100_000
 
 
 @dataclass
@@ -43,7 +34,7 @@ class BatchPlan:
     """Everything one batch writes."""
 
     uids: list[str]
-    rows: list[dict]  # memory rows; "mentions" hold norms
+    rows: list[dict]  # memory rows; "mentions": entity norm -> the names the turn used
     postings: list[dict]
     vectors: list[list[float]]
     sentences: list[list[dict]]  # per memory: {n, text, embedding} of each sentence, when it has several
@@ -59,14 +50,38 @@ class BatchPlan:
         summary.turn_simplices += len(self.words)
 
 
-def plan_batch(resolver: Resolver, embed: Embed, transcript: str, batch: list[Turn], docs: list["Doc"],
-               speakers: list[str], *, sentence_views: bool, max_simplex_size: int, summary: IngestSummary,
+def extract_batch(models: "Models", batch: list[Turn], speakers: list[str]) -> list[Extraction]:
+    """Each turn parsed and extracted. Nothing of spaCy outlives the call: its docs die in one
+    memory zone, and with them the strings they added to the vocabulary."""
+    out = []
+    for group in _by_length(batch):
+        with models.parsing() as nlp:
+            for turn, doc in zip(group, nlp.pipe([t.text for t in group], batch_size=len(group))):
+                x = extract(doc, turn.speaker, _addressee(turn.speaker, speakers), turn.session_date)
+                x.terms = terms(doc, turn.speaker, turn.caption)
+                out.append(x)
+    return out
+
+
+def _by_length(batch: list[Turn]) -> list[list[Turn]]:
+    """The batch in consecutive groups of at most PARSE_CHARS characters (or one turn): spaCy
+    holds a group's docs at once, and a parse needs memory in proportion to its text."""
+    groups: list[list[Turn]] = [[]]
+    size = 0
+    for turn in batch:
+        if groups[-1] and size + len(turn.text) > PARSE_CHARS:
+            groups.append([])
+            size = 0
+        groups[-1].append(turn)
+        size += len(turn.text)
+    return [g for g in groups if g]
+
+
+def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[Turn], uids: list[str],
+               extractions: list[Extraction], speakers: list[str], *, sentence_views: bool, max_simplex_size: int, summary: IngestSummary,
                clock: Stopwatch) -> BatchPlan:
-    with clock("extract"):
-        for speaker in speakers:
-            resolver.speaker(speaker)
-        extractions: list[Extraction] = [
-            extract(doc, t.speaker, _addressee(t.speaker, speakers), t.session_date) for t, doc in zip(batch, docs)]
+    for speaker in speakers:
+        resolver.speaker(speaker)
     with clock("resolve"):
         resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions])
     texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
@@ -74,23 +89,26 @@ def plan_batch(resolver: Resolver, embed: Embed, transcript: str, batch: list[Tu
     with clock("embed"):  # one call: the model batches turns and sentences together
         vectors = embed(texts + [s for turn in sentences for s in turn])
     sentence_vectors = iter(vectors[len(texts):])
-    uids = [memory_uid(transcript, t) for t in batch]
     summary.sentences += sum(map(len, sentences))
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
     entities = {e.norm: e for x in extractions for m in x.mentions for e in [resolved[(m.name, m.kind)]]}
     plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors[:len(texts)]],
                      [[{"n": n, "text": text, "embedding": next(sentence_vectors).tolist()} for n, text in enumerate(turn)]
                       for turn in sentences], [], [], [])
-    for turn, x, uid, doc in zip(batch, extractions, uids, docs):
-        norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in x.mentions))
-        counts = terms(doc, turn.speaker, turn.caption)
+    for turn, x, uid in zip(batch, extractions, uids):
+        said: dict[str, list[str]] = {}  # entity norm -> the names the turn calls it by
+        for m in x.mentions:
+            names = said.setdefault(resolved[(m.name, m.kind)].norm, [])
+            if m.name not in names:
+                names.append(m.name)
+        counts = x.terms
         plan.postings.append({"uid": uid, "terms": [[w, n] for w, n in counts.items()]})
-        plan.rows.append({**_memory_row(transcript, turn, x, uid, norms), "length": sum(counts.values())})
+        plan.rows.append({**_memory_row(conversation, turn, x, uid, said), "length": sum(counts.values())})
         for s, label, o in x.relations:
             a, b = resolved[(x.mentions[s].name, x.mentions[s].kind)], resolved[(x.mentions[o].name, x.mentions[o].kind)]
             if a.norm != b.norm:
                 plan.relations.append((a.norm, label, b.norm, uid))
-        if norms:
+        if said:
             plan.words.append((_cap(x, resolved, max_simplex_size, summary), uid, turn.session_date))
     with clock("embed entities"):  # new entities and changed aliases
         fresh = [e for e in entities.values() if e.dirty]
@@ -129,12 +147,19 @@ def _sentences(turn: Turn, x: Extraction) -> list[str]:
     return pieces if len(pieces) > 1 else []
 
 
-def _memory_row(transcript: str, turn: Turn, x: Extraction, uid: str, mentions: list) -> dict:
+def placement(turn: Turn) -> dict:
+    """Where a memory stands in its conversation: its place, and its time (the session's date,
+    ordered within it by place)."""
+    return {"position": turn.index,
+            "observed_at": to_epoch(turn.session_date) + turn.index * 1e-3 if turn.session_date else None}
+
+
+def _memory_row(conversation: str, turn: Turn, x: Extraction, uid: str, mentions: dict[str, list[str]]) -> dict:
     return {
         "uid": uid, "text": turn.text, "restated": _searchable(turn, x), "speaker": turn.speaker,
-        "session": session_key(transcript, turn), "source_id": turn.source_id, "position": turn.index,
+        "conversation": conversation, "digest": digest(turn), "message_id": turn.message_id,
+        "session": session_key(conversation, turn), "source_id": turn.source_id, **placement(turn),
         "session_date": turn.session_date.isoformat() if turn.session_date else None,
-        "observed_at": to_epoch(turn.session_date) + turn.index * 1e-3 if turn.session_date else None,
         "refers_to": to_epoch(x.refers_to) if x.refers_to else None, "time_text": x.time_text,
         "caption": turn.caption, "mentions": mentions}
 

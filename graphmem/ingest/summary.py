@@ -15,6 +15,8 @@ class IngestSummary:
     turns: int = 0
     sessions: int = 0
     memories_added: int = 0
+    memories_replaced: int = 0  # stored versions of edited messages, replaced by the new text
+    memories_missing: int = 0  # stored messages a transcript read again no longer has (kept)
     sentences: int = 0  # of the added memories, each embedded on its own (turns of several sentences)
     entities_added: int = 0
     mentions: int = 0
@@ -26,6 +28,8 @@ class IngestSummary:
     seconds: float = 0.0
     dry_run: bool = False
     stages: dict[str, float] = field(default_factory=dict)
+    conversations: list[str] = field(default_factory=list)  # the conversations written to
+    memory_ids: list[str] = field(default_factory=list)  # each turn's memory, in the order given
 
     @property
     def turns_per_second(self) -> float:

@@ -42,7 +42,8 @@ def _write(store: Store, cx: Complex, plan: BatchPlan) -> dict[str, int]:
     names = {e["norm"]: e["name"] for e in plan.entities}
     by_name = cx.ensure_entities(list(names.values()), {e["name"]: e["kind"] for e in plan.entities}, pending=True)
     vid = {norm: by_name[name] for norm, name in names.items()}
-    rows = [{**row, "mentions": sorted(vid[n] for n in row["mentions"])} for row in plan.rows]
+    rows = [{**row, "mentions": sorted(({"vid": vid[n], "names": names} for n, names in row["mentions"].items()),
+                                       key=lambda m: m["vid"])} for row in plan.rows]
     written = store.run("ingest_memories", user_id=user, memories=rows)[0]
     counts["mentions"], counts["memories_added"] = int(written["mentions"]), int(written["added"])
     store.run("ingest_terms", user_id=user, postings=plan.postings)
@@ -74,7 +75,7 @@ def finish(store: Store, cx: Complex, sessions: set[str], started: float, summar
     interrupted run created and this one did not use."""
     with clock("session simplices"):
         store.run("prune_entities", user_id=cx.user, before=started)
-        summary.session_simplices = cx.witness("session", sessions=sessions)
+        summary.session_simplices = cx.rewitness_sessions(sessions)
         store.run("count_memories", user_id=cx.user)
         if store.settings.witness_window > 0:
             cx.witness("window", store.settings.witness_window)

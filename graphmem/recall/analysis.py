@@ -62,6 +62,7 @@ class Analysis:
     answer_kinds: list[str] = field(default_factory=list)  # entity kinds the question asks for (ANSWER_KINDS)
     topic: str = ""  # the question without the names of the speakers most memories are said by (`topic_of`)
     topic_vector: list[float] = field(default_factory=list)  # its embedding (the query's own when they are one)
+    unknown: list[str] = field(default_factory=list)  # names the question uses that match no stored entity
 
     def persons(self) -> list[str]:
         """The names of the people the question names."""
@@ -77,7 +78,7 @@ class Analysis:
                 "answer_kinds": self.answer_kinds,
                 "time_text": self.time_text,
                 "time_range": [datetime.fromtimestamp(t, timezone.utc).isoformat() for t in self.time_range]
-                if self.time_range else None, "notes": self.notes}
+                if self.time_range else None, "notes": self.notes, "unknown": self.unknown}
 
 
 def analyse(store: Store, models: Models, user: str, query: str, asker: str | None = None) -> Analysis:
@@ -117,10 +118,14 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
         notes.append(f"topic {topic!r}: the question without the speakers' names, which most memories carry")
     vectors = models.embedder().embed(own + [m.name for m in unmatched])
     topic_vector = vectors[len(own) - 1]
+    unknown = []
     for mention, vector in zip(unmatched, vectors[len(own):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
         hits = store.run("recall_entity_match", user_id=user, vector=vector.tolist(), scan=ENTITY_MATCH_SCAN,
                        limit=1)
+        if not (hits and hits[0]["score"] >= floor) and mention.kind != "CONCEPT":
+            unknown.append(mention.name)
+            notes.append(f"{mention.name!r} matches no entity in memory")
         if hits and hits[0]["score"] >= floor and hits[0]["vid"] not in matched:
             hit = hits[0]
             frequency = hit["frequency"] or 1
@@ -131,7 +136,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     time_range, time_text = _time_range(doc)
     kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, total, notes,
-                    _answer_kinds(doc.text, notes), topic, topic_vector.tolist())
+                    _answer_kinds(doc.text, notes), topic, topic_vector.tolist(), unknown)
 
 
 def _common(frequency: int, total: int) -> bool:

@@ -30,6 +30,11 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     the ranker's input."""
     if not isinstance(query, str) or not query.strip():
         raise InputError("a recall query must be non-empty text")
+    if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
+        raise InputError(f"k must be a positive integer, not {k!r}")
+    if token_budget is not None and (not isinstance(token_budget, int) or isinstance(token_budget, bool)
+                                     or token_budget <= 0):
+        raise InputError(f"token_budget must be a positive integer, not {token_budget!r}")
     unknown = [c for c in channels if c not in REGISTRY]
     if unknown:
         raise InputError(f"unknown recall channel {unknown[0]!r}; known: {', '.join(CHANNELS)}")
@@ -184,7 +189,8 @@ def structure(cx: Complex, a: Analysis, rows: list[dict]) -> tuple[list[Simplex]
     every = cx.names_of(sorted({v for r in shown for v in r["path"]}))  # one lookup for all rows
     subcomplex = [Simplex.from_row(r, names=every) for r in shown]
     vids = sorted(names)
-    gaps: list[dict] = []
+    gaps: list[dict] = [{"vertices": [name], "vids": [], "gap": "unknown: no such entity in memory"}
+                        for name in a.unknown]
     if len(vids) >= 2:
         together = {pair for r in rows for pair in combinations(sorted(set(r["path"]) & set(vids)), 2)}
         for pair in combinations(vids, 2):

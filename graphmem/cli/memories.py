@@ -1,0 +1,185 @@
+"""`graphmem add`, `list`, `show`, `conversations`, `users` and `forget`: writing as an agent
+does, reading what is stored, and forgetting; each one library call."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime, timezone
+
+import click
+from rich.table import Table
+
+from ..errors import InputError
+from .common import console, emit, friendly_errors, json_option, open_memory, uri_option, user_command
+
+
+def _when(value: str | None, option: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(f"{option} takes an ISO date or time (2023-05-08, 2023-05-08T13:56+02:00), not {value!r}")
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+@click.command("add")
+@click.argument("text", required=False)
+@click.option("--speaker", default="user", show_default=True, help="Who said TEXT.")
+@click.option("--messages", "messages_file", type=click.File("r"), default=None,
+              help="A JSON array of chat messages (OpenAI or Anthropic format; - for standard input).")
+@click.option("--conversation", default="default", show_default=True, help="The conversation they continue.")
+@click.option("--at", default=None, help="Their time, when they carry none (ISO; default: now).")
+@user_command
+def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_json):
+    """Add a message (TEXT) or an agent's messages (--messages FILE) to the memory, as an agent
+    does while it talks. Messages already stored are not added twice.
+
+    \b
+    Example:  graphmem add "I moved to Berlin." --speaker Sam --user sam
+              graphmem add --messages chat.json --conversation support-42 --user sam
+    """
+    if (text is None) == (messages_file is None):
+        raise click.UsageError("give TEXT or --messages FILE, one of them")
+    if messages_file is not None:
+        name = getattr(messages_file, "name", "messages")
+        try:
+            messages = json.load(messages_file)
+        except json.JSONDecodeError as exc:
+            raise click.ClickException(f"{name}:{exc.lineno}: bad JSON: {exc.msg}") from None
+        if isinstance(messages, dict) and "messages" in messages:
+            messages = messages["messages"]
+    else:
+        messages = [(speaker, text)]
+    mem = open_memory(ctx)
+    summary = mem.add(messages, user=user, conversation=conversation, at=_when(at, "--at"))
+    emit(summary.to_dict(), as_json, lambda d: console.print(
+        f"added {d['memories_added']} of {d['turns']} messages to {user}'s conversation {conversation!r}",
+        markup=False))
+
+
+def _memories_table(rows: list[dict], title: str) -> None:
+    table = Table(title=title)
+    table.add_column("id", no_wrap=True, min_width=20)
+    for column in ("conversation", "date", "speaker", "memory"):
+        table.add_column(column)
+    for m in rows:
+        table.add_row(m["id"], m["conversation"] or "", (m["date"] or "")[:16].replace("T", " "), m["speaker"], m["text"])
+    console.print(table)
+
+
+@click.command("list")
+@click.option("--conversation", default=None, help="Only this conversation's memories.")
+@click.option("--speaker", default=None, help="Only what this speaker said.")
+@click.option("--entity", default=None, help="Only memories that mention this entity (name or alias).")
+@click.option("--since", default=None, help="Only from this time on (ISO).")
+@click.option("--until", default=None, help="Only before this time (ISO).")
+@click.option("--limit", default=20, show_default=True, type=int, help="Memories per page.")
+@click.option("--after", default=None, metavar="ID", help="The page after this memory id (the last one shown).")
+@user_command
+def list_command(ctx, conversation, speaker, entity, since, until, limit, after, user, as_json):
+    """List the stored memories, oldest first, a page at a time.
+
+    \b
+    Example:  graphmem list --user sam --entity Berlin
+    """
+    mem = open_memory(ctx)
+    page = mem.memories(user, conversation=conversation, speaker=speaker, entity=entity, since=_when(since, "--since"),
+                        until=_when(until, "--until"), limit=limit, after=after)
+    rows = [m.to_dict() for m in page]
+
+    def render(rows: list[dict]) -> None:
+        _memories_table(rows, f"{user}: {len(rows)} memories")
+        if len(rows) == limit:
+            console.print(f"[dim]next page: --after {rows[-1]['id']}[/]")
+
+    emit(rows, as_json, render)
+
+
+@click.command("show")
+@click.argument("memory_id")
+@user_command
+def show_command(ctx, memory_id, user, as_json):
+    """One stored memory, whole: its text, speaker, time, conversation, place and entities."""
+    mem = open_memory(ctx)
+    found = mem.get(memory_id, user=user)
+    if found is None:
+        raise click.ClickException(f"no memory {memory_id!r} for user {user!r}")
+
+    def render(d: dict) -> None:
+        table = Table(show_header=False)
+        for key, value in d.items():
+            table.add_row(key, ", ".join(value) if isinstance(value, list) else str(value if value is not None else ""))
+        console.print(table)
+
+    emit(found.to_dict(), as_json, render)
+
+
+@click.command("conversations")
+@user_command
+def conversations_command(ctx, user, as_json):
+    """The user's conversations, with how many memories each and their first and last dates."""
+    mem = open_memory(ctx)
+    rows = [c.to_dict() for c in mem.conversations(user)]
+
+    def render(rows: list[dict]) -> None:
+        table = Table(title=f"{user}: {len(rows)} conversations")
+        for column in ("conversation", "memories", "first", "last"):
+            table.add_column(column)
+        for c in rows:
+            table.add_row(c["id"], str(c["memories"]), (c["first"] or "")[:10], (c["last"] or "")[:10])
+        console.print(table)
+
+    emit(rows, as_json, render)
+
+
+@click.command("users")
+@uri_option
+@json_option
+@click.pass_context
+@friendly_errors
+def users_command(ctx, as_json):
+    """Every user the store holds, with how many memories each."""
+    mem = open_memory(ctx)
+    rows = mem.users()
+
+    def render(rows: list[dict]) -> None:
+        table = Table(title=f"{len(rows)} users")
+        table.add_column("user")
+        table.add_column("memories")
+        for u in rows:
+            table.add_row(u["user"], str(u["memories"]))
+        console.print(table)
+
+    emit(rows, as_json, render)
+
+
+@click.command("forget")
+@click.option("--memory", "memory_ids", multiple=True, metavar="ID", help="Forget this memory (repeatable).")
+@click.option("--conversation", default=None, help="Forget this conversation.")
+@click.option("--entity", default=None, help="Forget every memory that mentions this entity.")
+@click.option("--before", default=None, help="Forget every memory before this time (ISO).")
+@click.option("--everything", is_flag=True, help="Forget the whole user.")
+@click.option("--yes", is_flag=True, help="Do not ask before forgetting the whole user.")
+@user_command
+def forget_command(ctx, memory_ids, conversation, entity, before, everything, yes, user, as_json):
+    """Forget memories, leaving no trace: with them go everything only they justified (term
+    statistics, relations, simplices, entities) and their vectors. Logged, without the content.
+
+    \b
+    Example:  graphmem forget --conversation trip-2023 --user sam
+              graphmem forget --everything --user sam --yes
+    """
+    if everything and not yes and sys.stdin.isatty():
+        click.confirm(f"Forget everything of {user!r}?", abort=True)
+    mem = open_memory(ctx)
+    done = mem.forget(user, memories=list(memory_ids) or None, conversation=conversation, entity=entity,
+                      before=_when(before, "--before"), everything=everything)
+    emit(done.to_dict(), as_json, lambda d: console.print(
+        f"forgot {d['memories']} memories of {user}" + (f" ({d['nodes']} nodes)" if d["nodes"] else
+                                                        f"; {d['entities']} entities and {d['simplices']} simplices "
+                                                        f"went with them"), markup=False))
+
+
+COMMANDS = [add_command, list_command, show_command, conversations_command, users_command, forget_command]
