@@ -88,10 +88,11 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
     "HAS_SENTENCE": ("Memory", "Sentence"),
     "IN_SESSION": ("Memory", "Session"),
 }
-# Properties that belong to the store a user is in, not to the memory: an ingest's lease, the
-# time of the last write (which takes that lease), an import's mark. Neither exported nor
-# imported: an export is a function of the memory alone.
-LOCAL = {"User": frozenset({"lease", "lease_until", "touched_at", "importing"})}
+# Properties that belong to the store a user is in, not to the memory: the lease of a writer
+# and what it leaves for the next one (whether it finished, the name of the entity catalogue a
+# process may keep a copy of), the time of the last write, an import's mark. Neither exported
+# nor imported: an export is a function of the memory alone.
+LOCAL = {"User": frozenset({"lease", "lease_until", "unfinished", "catalog", "touched_at", "importing"})}
 
 Progress = Callable[[str, int, int], None]  # (what: "nodes" or "relationships", done, total)
 Destination = Union[str, Path, IO[str]]

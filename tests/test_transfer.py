@@ -127,7 +127,7 @@ def test_the_file_is_a_header_then_nodes_then_relationships(exported, source):
     assert [n["labels"][0] for n in nodes] == sorted((n["labels"][0] for n in nodes), key=list(KEYS).index)
     memory = next(n for n in nodes if n["labels"] == ["Memory"])["properties"]
     assert len(memory["embedding"]) == 384 and all(isinstance(x, float) for x in memory["embedding"])
-    assert "lease" not in nodes[0]["properties"] and nodes[0]["labels"] == ["User"]
+    assert nodes[0]["labels"] == ["User"] and not set(nodes[0]["properties"]) & {"lease", "touched_at", "importing"}
 
 
 def test_an_import_under_another_user_leaves_the_original_untouched(source, exported):
@@ -320,6 +320,11 @@ def test_the_key_tables_match_the_cypher_files():
     for kind, (a, b) in transfer.RELATIONSHIPS.items():
         assert f"row.type = '{kind}'" in rels and f":{kind}" in rels
         assert f"row.a.label = '{a}'" in rels and f"row.b.label = '{b}'" in rels
+    # every vector a statement writes (vecf32 on FalkorDB) is one transfer.py writes back as a vector
+    falkordb = "\n".join(p.read_text() for p in queries.cypher_dir().glob("*.falkordb.cypher"))
+    assert set(re.findall(r"\.(\w+) = vecf32\(", falkordb)) == {transfer.VECTOR}
+    indexed = set(re.findall(r"CREATE VECTOR INDEX FOR \(\w+:(\w+)\) ON \(\w+\.(\w+)\)", falkordb))
+    assert indexed and indexed <= {(label, transfer.VECTOR) for label in transfer.VECTOR_LABELS}
 
 
 def test_export_and_import_from_the_command_line(source, exported, home, monkeypatch, tmp_path, user):
