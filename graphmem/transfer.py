@@ -319,7 +319,7 @@ class _Plan:
 
     user: str
     model: str
-    nodes: int  # as the header announces them, then as counted
+    nodes: int  # as the header announces them (validation checks the file holds as many)
     relationships: int
     token: str = ""
     labels: Counter = field(default_factory=Counter)
