@@ -8,8 +8,9 @@
 MERGE (u:User {id: $user_id})
   ON CREATE SET u.next_vid = 1, u.created_at = $now
 // Setting a property first takes the write lock on u (Neo4j), so concurrent writers
-// read next_vid one after the other.
-SET u.touched_at = $now
+// read next_vid one after the other. Entities made outside an ingest change the catalogue
+// that ingests may keep a copy of (settle_user.cypher).
+SET u.touched_at = $now, u.catalog = CASE WHEN $pending THEN u.catalog ELSE '' END
 WITH u
 UNWIND $entities AS ent
 OPTIONAL MATCH (e:Entity {user_id: $user_id, norm: ent.norm})

@@ -23,5 +23,5 @@ ORDER BY coalesce(m.observed_at, -1.0), m.uid
 LIMIT $limit
 RETURN m.uid AS id, m.conversation AS conversation, m.session AS session, m.speaker AS speaker, m.text AS text,
        m.session_date AS date, m.position AS position, m.source_id AS source_id, m.message_id AS message_id,
-       [(m)-[:MENTIONS]->(e:Entity) | e.name] AS entities
-ORDER BY coalesce(m.observed_at, -1.0), id
+       m.observed_at AS observed_at, [(m)-[:MENTIONS]->(e:Entity) | e.name] AS entities
+ORDER BY coalesce(observed_at, -1.0), id

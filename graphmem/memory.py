@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -127,7 +128,7 @@ class Memory:
         kinds = [k for k, given in chosen.items() if given]
         if len(kinds) != 1:
             raise InputError("forget takes exactly one of memories=, conversation=, entity=, before=, everything=True")
-        with UserLease(self.store, user):
+        with UserLease(self.store, user) as lease:
             if everything:
                 done = forget_user(self.store, user)
             else:
@@ -145,6 +146,9 @@ class Memory:
                 embedder = self.models.embedder()
                 done = forget_memories(self.store, Complex(self.store, user), uids,
                                        lambda texts: embedder.embed(texts), kind=kinds[0])
+                if lease.unfinished:  # what an interrupted ingest left is not memory either
+                    self.store.run("prune_entities", user_id=user, before=time.time())
+                lease.settle(None)  # entities changed: no process's copy of the catalogue holds
         log_erasure(self.settings.home / "erasures.jsonl", done)
         return done
 

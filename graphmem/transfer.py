@@ -179,6 +179,8 @@ def export(store: Store, user: str, file: Destination, *, progress: Progress | N
                 if progress and (done % PAGE == 0 or done == summary.relationships):
                     progress("relationships", summary.nodes + done, total)
             _check_complete(user, counts, summary)
+        if not lease.unfinished:  # an export changes nothing: the user is as its last writer left it
+            lease.settle(lease.catalog)
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -306,6 +308,7 @@ def import_(store: Store, file: Source, *, user: str | None = None, replace: boo
             store.run("import_nodes", user_id=target, nodes=users)
             summary.nodes += len(users)
             store.run("import_end", user_id=target)
+            lease.settle(None)  # a catalogue no process holds a copy of
     if progress:
         progress("done", total, total)
     summary.seconds = time.perf_counter() - started

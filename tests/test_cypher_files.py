@@ -84,6 +84,10 @@ UNIQUE_ORDER = {
     ("insert_simplices", "i"),  # each trie node's own position in $nodes
     ("stats", "dimension"),  # the grouping key
     ("remove", "a.depth DESC"),  # deepest first for the reduce; nodes of one depth are independent
+    ("conversation_overlap", "shared DESC, conversation"),  # the grouping key
+    ("list_conversations", "coalesce(started, -1.0), conversation"),  # the grouping key
+    ("list_users", "user"),  # a user's id
+    ("list_memories", "coalesce(observed_at, -1.0), id"),  # id is the memory's uid
 }
 STABLE_KEY = re.compile(r"(?:\b\w+\.)?\b(uid|vid|key)(?: ASC)?$")
 

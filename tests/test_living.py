@@ -208,3 +208,17 @@ def test_forgetting_a_user_leaves_no_node_with_its_id_and_logs_no_content(mem, t
     record = json.loads(log[-1])
     assert record["kind"] == "everything" and record["memories"] == 6
     assert user not in log[-1] and "passport" not in log[-1]
+
+
+def test_a_process_that_kept_the_catalogue_reads_it_again_after_another_writer(mem, home):
+    user = _user()
+    other = Memory(settings=mem.settings)  # another store handle: another process's view
+    try:
+        mem.add([("Alice", "Melanie Smith came by with her paintings today.")], user=user)
+        other.add([("Alice", "Mel brought a cake to the party.")], user=user)  # "Mel" becomes Melanie's alias
+        mem.add([("Alice", "Melanie Smith left early to catch the train.")], user=user)
+    finally:
+        other.close()
+    [aliases] = [row["aliases"] for row in mem.driver.run(
+        "MATCH (e:Entity {user_id: $u}) WHERE e.name = 'Melanie Smith' RETURN e.aliases AS aliases", {"u": user})]
+    assert "Mel" in aliases, aliases  # not overwritten by a copy of the catalogue from before

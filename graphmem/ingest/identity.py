@@ -59,14 +59,33 @@ class Stored:
     uids: list[str] = field(default_factory=list)
     digests: list[str] = field(default_factory=list)
     positions: list[int] = field(default_factory=list)
+    end: int = -1  # the last place taken in the conversation
+
+    def _add(self, row: dict) -> None:
+        self.uids.append(row["uid"])
+        self.digests.append(row["digest"])
+        self.positions.append(row["position"])
+        self.end = max(self.end, row["position"])
 
     @classmethod
     def read(cls, store: Store, user: str, conversation: str) -> "Stored":
+        """The whole conversation."""
         out = cls()
         for row in store.run("conversation_memories", user_id=user, conversation=conversation):
-            out.uids.append(row["uid"])
-            out.digests.append(row["digest"])
-            out.positions.append(row["position"])
+            out._add(row)
+        return out
+
+    @classmethod
+    def known(cls, store: Store, user: str, conversation: str, turns: Sequence[Turn]) -> "Stored":
+        """Only what these turns need to continue the conversation: those of them it holds,
+        and its last place."""
+        out = cls()
+        for row in store.run("conversation_known", user_id=user, conversation=conversation,
+                             uids=memory_uids(conversation, turns)):
+            if row["end"] is not None:
+                out.end = max(out.end, int(row["end"]))
+            if row["uid"] is not None:
+                out._add(row)
         return out
 
 
@@ -110,7 +129,7 @@ def align(conversation: str, turns: Sequence[Turn], stored: Stored, *, whole: bo
     replaced = [uid for uid, d in zip(uids, said) if uid in by_uid and by_uid[uid] != d]
     position = dict(zip(stored.uids, stored.positions))
     if not whole:  # stored messages keep their places; new ones follow the last
-        start = max(stored.positions, default=-1) + 1
+        start = stored.end + 1
         placed, n = [], 0
         for turn, uid in zip(turns, uids):
             if uid in position:

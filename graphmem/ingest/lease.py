@@ -20,13 +20,23 @@ WAIT_SECONDS = 900.0  # how long an ingest waits for another one into the same u
 
 
 class UserLease:
+    """Held: `unfinished` says whether the last holder left the user half-written, `catalog`
+    names the entity catalogue it left (None: unknown)."""
+
     def __init__(self, store: Store, user: str):
         self.store, self.user, self.token = store, user, uuid.uuid4().hex
+        self.unfinished, self.catalog, self._held = True, None, False
 
     def _take(self) -> bool:
         now = to_epoch(None)
-        return bool(self.store.run("lock_user", user_id=self.user, token=self.token, now=now,
-                                   until=now + LEASE_SECONDS)[0]["held"])
+        row = self.store.run("lock_user", user_id=self.user, token=self.token, now=now, until=now + LEASE_SECONDS)[0]
+        if row["held"] and not self._held:
+            self.unfinished, self.catalog, self._held = bool(row["unfinished"]), row["catalog"], True
+        return bool(row["held"])
+
+    def settle(self, catalog: str | None) -> None:
+        """Everything written is complete; the entity catalogue is now the one named `catalog`."""
+        self.store.run("settle_user", user_id=self.user, catalog=catalog)
 
     def __enter__(self) -> "UserLease":
         started, pause, said = time.monotonic(), 0.05, False

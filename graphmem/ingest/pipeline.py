@@ -5,6 +5,7 @@ background thread so that parsing overlaps embedding), plan (resolve, embed) and
 from __future__ import annotations
 
 import time
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
@@ -29,6 +30,9 @@ Progress = Callable[[str, int], None]  # (what, how many more turns are done)
 Source = Union[str, Path, Sequence[Union[str, Path]], Sequence[Turn]]
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl", ".txt", ".md")
 WRITES_IN_FLIGHT = 2  # batches planned ahead of the database: bounded, so memory stays flat
+# Per store, per user: (the catalogue's name, the resolver holding it) after this process's last
+# ingest, so that adding a message does not read and embed the whole catalogue again.
+_CATALOGS: "weakref.WeakKeyDictionary[Store, dict[str, tuple[str, Resolver]]]" = weakref.WeakKeyDictionary()
 
 
 def embed_threads(precision: str) -> int | None:
@@ -74,7 +78,8 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     placed: list[tuple[str, Alignment]] = []
     for name, turns in transcripts:
         conv = conversation or name_conversation(store, user, name, turns)
-        placed.append((conv, align(conv, turns, Stored.read(store, user, conv), whole=whole)))
+        stored = Stored.read(store, user, conv) if whole else Stored.known(store, user, conv, turns)
+        placed.append((conv, align(conv, turns, stored, whole=whole)))
     every = [uid for _, a in placed for uid in a.uids]
     known = {row["uid"] for row in store.run("memory_uids", user_id=user, uids=every)}
     replaced = [uid for _, a in placed for uid in a.replaced]
@@ -91,7 +96,7 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
                  if uid in a.moved and uid in known]
         if moved:
             store.run("place_memories", user_id=user, rows=moved)
-    resolver = Resolver(store.run("entity_catalog", user_id=user), embed, store.settings.entity_merge_threshold)
+    resolver = _resolver(store, user, lease, embed)
     summary.entities_added = -len(resolver.entities)
     clock = Stopwatch(summary.stages)
     size = store.settings.ingest_batch
@@ -135,7 +140,19 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     summary.entities_added += len(resolver.entities)
     if lease is not None and summary.turns:
         lease.renew()
-        finish(store, cx, sessions, began, summary, clock)
+        finish(store, cx, sessions, began, summary, clock, prune=lease.unfinished)
+        lease.settle(lease.token)  # the catalogue is now what `resolver` holds
+        _CATALOGS.setdefault(store, {})[user] = (lease.token, resolver)
+
+
+def _resolver(store: Store, user: str, lease: UserLease | None, embed: Callable) -> Resolver:
+    """The user's entity catalogue as a resolver: the copy this process kept after its last
+    ingest into the user when the store still holds that catalogue (no writer since), else read
+    anew. A dry run plans on a copy of its own (it resolves what it never writes)."""
+    kept = _CATALOGS.get(store, {}).pop(user, None)  # taken: an ingest that fails leaves none behind
+    if kept is not None and lease is not None and not lease.unfinished and lease.catalog == kept[0]:
+        return kept[1]
+    return Resolver(store.run("entity_catalog", user_id=user), embed, store.settings.entity_merge_threshold)
 
 
 def _after(previous: Future | None, write: Callable[..., None], *args: object) -> None:

@@ -68,13 +68,14 @@ def _write(store: Store, cx: Complex, plan: BatchPlan) -> dict[str, int]:
 
 
 def finish(store: Store, cx: Complex, sessions: set[str], started: float, summary: IngestSummary,
-           clock: Stopwatch) -> None:
+           clock: Stopwatch, prune: bool = True) -> None:
     """After every batch: one simplex per session read (known turns' sessions too: a run killed
     before this step left them unwitnessed; not all of the user's, so this step stays O(input)),
-    the user's memory count, the time-window simplices when configured, and the entities an
-    interrupted run created and this one did not use."""
+    the user's memory count, the time-window simplices when configured, and (`prune`) the
+    entities an interrupted run created and this one did not use."""
     with clock("session simplices"):
-        store.run("prune_entities", user_id=cx.user, before=started)
+        if prune:  # an earlier ingest left the user unfinished: what it created and never used goes
+            store.run("prune_entities", user_id=cx.user, before=started)
         summary.session_simplices = cx.rewitness_sessions(sessions)
         store.run("count_memories", user_id=cx.user)
         if store.settings.witness_window > 0:
