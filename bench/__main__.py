@@ -1,6 +1,8 @@
 """python -m bench perf [--quick] [--out DIR] [--only SECTION]
 python -m bench locomo FILE... [--k 5,10,20] [--json OUT] [--plot PNG] [--ablations] [--cross-validate]
-                               [--fit-ranker OUT] [--home DIR] [--uri URI]"""
+                               [--fit-ranker OUT] [--home DIR] [--uri URI]
+python -m bench beam PATH... [--k 5,10,20] [--limit N] [--asker NAME] [--json OUT] [--plot PNG] [--home DIR]
+                             [--uri URI]"""
 
 from __future__ import annotations
 
@@ -35,16 +37,36 @@ def main(argv: list[str] | None = None) -> int:
                     help="Neo4j user (default: GRAPHMEM_NEO4J_USER; neo4j when a password is given)")
     lo.add_argument("--neo4j-password", default=os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or None, metavar="SECRET",
                     help="Neo4j password (default: GRAPHMEM_NEO4J_PASSWORD)")
+    be = commands.add_parser("beam", help="Recall@k and All@k on BEAM conversations per ability, next to BM25 and dense")
+    be.add_argument("paths", nargs="+", metavar="PATH", help="BEAM conversation folders, or folders of them")
+    be.add_argument("--k", dest="ks", default="5,10,20", metavar="K,K,...", help="cut-offs (default 5,10,20)")
+    be.add_argument("--limit", type=int, metavar="N", help="only the first N conversations")
+    be.add_argument("--asker", metavar="NAME", help="recall's asker (default: none, the public default)")
+    be.add_argument("--json", dest="json_out", metavar="OUT", help="write the figures here")
+    be.add_argument("--plot", dest="plot_out", metavar="PNG", help="write a PNG bar plot here")
+    be.add_argument("--home", metavar="DIR",
+                    help="embedded database directory, kept (default: a fresh temporary one); a later run on it only asks")
+    be.add_argument("--uri", help="backend URI (default: GRAPHMEM_URI, else the embedded database)")
+    be.add_argument("--neo4j-user", default=os.environ.get("GRAPHMEM_NEO4J_USER") or None, metavar="NAME",
+                    help="Neo4j user (default: GRAPHMEM_NEO4J_USER; neo4j when a password is given)")
+    be.add_argument("--neo4j-password", default=os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or None, metavar="SECRET",
+                    help="Neo4j password (default: GRAPHMEM_NEO4J_PASSWORD)")
     args = parser.parse_args(argv)
     if args.command == "perf":
         perf(quick=args.quick, out=args.out, only=args.only)
         return 0
     from graphmem.errors import GraphmemError
 
-    from .locomo_run import run
-
     auth = (args.neo4j_user or "neo4j", args.neo4j_password or "") if args.neo4j_user or args.neo4j_password else None
     try:
+        if args.command == "beam":
+            from . import beam
+
+            beam.run(args.paths, ks=args.ks, limit=args.limit, asker=args.asker, home=args.home, uri=args.uri,
+                     auth=auth, json_out=args.json_out, plot_out=args.plot_out)
+            return 0
+        from .locomo_run import run
+
         run(args.paths, ks=args.ks, ablations=args.ablations, cross_validate=args.cross_validate,
             fit_out=args.fit_out, home=args.home, uri=args.uri, auth=auth, json_out=args.json_out,
             plot_out=args.plot_out)

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Container, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -431,6 +431,9 @@ class BenchmarkResult:
     dropped: list[DroppedQuestion]
     issues: list[EvidenceIssue]
     unknown_ids: dict[str, int]         # system -> returned ids that are no turn of the conversation
+    # what a subclass for another benchmark changes (bench.beam: BEAM's abilities)
+    BENCHMARK: ClassVar[str] = "LoCoMo"
+    CATEGORY_NAMES: ClassVar[Mapping[int, str]] = CATEGORIES
 
     # ---- numbers
     def scores(self, system: str, category: int | None = None) -> dict[str, Any]:
@@ -482,10 +485,10 @@ class BenchmarkResult:
     def to_dict(self, details: bool = False) -> dict[str, Any]:
         """JSON-able summary; `details` adds every question's evidence and each system's ranking."""
         def cat_key(c: int | None) -> str:
-            return OVERALL if c is None else CATEGORIES.get(c, str(c))
+            return OVERALL if c is None else self.CATEGORY_NAMES.get(c, str(c))
 
         data: dict[str, Any] = {
-            "benchmark": "locomo",
+            "benchmark": self.BENCHMARK.lower(),
             "ks": list(self.ks),
             "systems": {
                 s: {
@@ -522,7 +525,7 @@ class BenchmarkResult:
         base = baseline if baseline in self.systems and len(self.systems) > 1 else None
         kref = 10 if 10 in self.ks else max(self.ks)
         n_conv = len(self.conversations)
-        table = Table(title=f"LoCoMo retrieval: {len(self.records)} questions, {n_conv} conversation"
+        table = Table(title=f"{self.BENCHMARK} retrieval: {len(self.records)} questions, {n_conv} conversation"
                             f"{'s' if n_conv != 1 else ''}")
         table.add_column("category")
         table.add_column("n", justify="right")
@@ -537,7 +540,7 @@ class BenchmarkResult:
             base_scores = self.scores(base, c) if base else None
             for j, s in enumerate(self.systems):
                 sc = self.scores(s, c)
-                row = [(OVERALL if c is None else f"{c} {CATEGORIES.get(c, '')}") if j == 0 else "",
+                row = [(OVERALL if c is None else f"{c} {self.CATEGORY_NAMES.get(c, '')}") if j == 0 else "",
                        str(sc["n"]) if j == 0 else "", s]
                 row += [_fmt(sc["recall"][k]) for k in self.ks] + [_fmt(sc["all"][k]) for k in self.ks]
                 if base_scores:
@@ -569,10 +572,11 @@ class BenchmarkResult:
     def summary_line(self) -> str:
         dropped = self.dropped_counts()
         issues = self.issue_counts()
-        parts = [f"scored {len(self.records)} questions",
-                 f"not scored (category {', '.join(str(c) for c in sorted(set(CATEGORIES) - set(self.categories)))}) "
-                 f"{self.not_scored}",
-                 f"dropped {len(self.dropped)}" + (" (" + ", ".join(f"{n} {r}" for r, n in dropped.items()) + ")" if dropped else "")]
+        unscored = sorted(set(self.CATEGORY_NAMES) - set(self.categories))
+        parts = [f"scored {len(self.records)} questions"]
+        if unscored or self.not_scored:
+            parts.append(f"not scored (category {', '.join(str(c) for c in unscored)}) {self.not_scored}")
+        parts += [f"dropped {len(self.dropped)}" + (" (" + ", ".join(f"{n} {r}" for r, n in dropped.items()) + ")" if dropped else "")]
         if issues:
             parts.append("evidence ids repaired or dropped: " + ", ".join(f"{n} {k}" for k, n in sorted(issues.items())))
         return "; ".join(parts)
@@ -590,7 +594,7 @@ class BenchmarkResult:
         if k not in self.ks:
             raise InputError(f"k={k} was not measured (ks: {', '.join(map(str, self.ks))})")
         groups = [*self.categories, None]
-        labels = [OVERALL if c is None else CATEGORIES.get(c, str(c)) for c in groups]
+        labels = [OVERALL if c is None else self.CATEGORY_NAMES.get(c, str(c)) for c in groups]
         width = 0.8 / max(1, len(self.systems))
         fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(groups) + 0.3 * len(self.systems)), 4))
         for i, s in enumerate(self.systems):
@@ -600,7 +604,7 @@ class BenchmarkResult:
         ax.set_xticks(range(len(groups)), labels)
         ax.set_ylim(0, 1)
         ax.set_ylabel(f"Recall@{k}")
-        ax.set_title(f"LoCoMo evidence Recall@{k} ({len(self.records)} questions)")
+        ax.set_title(f"{self.BENCHMARK} evidence Recall@{k} ({len(self.records)} questions)")
         ax.legend(fontsize="small")
         fig.tight_layout()
         path = Path(path)
@@ -631,6 +635,18 @@ def run_benchmark(paths: str | Path | Iterable[str | Path], systems: Mapping[str
     conversation; within one, system after system (prepare, then all its questions)."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
+    conversations: list[Conversation] = []
+    for p in paths:
+        conversations.extend(load_conversations(p))
+    return run_conversations(conversations, systems, ks, progress, categories)
+
+
+def run_conversations(conversations: Sequence[Conversation], systems: Mapping[str, System],
+                      ks: Sequence[int] = DEFAULT_KS, progress: Callable[[Progress], None] | None = None,
+                      categories: Sequence[int] = SCORED_CATEGORIES,
+                      result: type[BenchmarkResult] = BenchmarkResult) -> BenchmarkResult:
+    """`run_benchmark` over conversations already loaded (any benchmark's, as `Conversation`s);
+    the figures come back as a `result` (a subclass names another benchmark's categories)."""
     ks = tuple(sorted({int(k) for k in ks}))
     if not ks or ks[0] < 1:
         raise InputError("ks must hold positive integers")
@@ -639,10 +655,6 @@ def run_benchmark(paths: str | Path | Iterable[str | Path], systems: Mapping[str
     names = list(systems)
     kmax = ks[-1]
     categories = tuple(categories)
-
-    conversations: list[Conversation] = []
-    for p in paths:
-        conversations.extend(load_conversations(p))
     seen: set[str] = set()
     for c in conversations:
         if c.id in seen:
@@ -690,7 +702,7 @@ def run_benchmark(paths: str | Path | Iterable[str | Path], systems: Mapping[str
             len(conv.questions.questions) - len(scored[conv.id]), len(conv.questions.dropped), prep))
     if progress:
         progress(Progress("done", "", None, done, total))
-    return BenchmarkResult(
+    return result(
         ks=ks, systems=names, categories=categories, conversations=infos, records=records,
         dropped=[d for c in conversations for d in c.questions.dropped],
         issues=[i for c in conversations for i in c.questions.issues],

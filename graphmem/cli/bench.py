@@ -1,4 +1,4 @@
-"""`graphmem bench perf` and `graphmem bench locomo`: thin commands over the top-level `bench`
+"""`graphmem bench perf`, `graphmem bench locomo` and `graphmem bench beam`: thin commands over the top-level `bench`
 package of a source checkout (the benchmarks are not shipped in the wheel, and their
 dependencies are the [bench] extra). Nothing here imports `bench` before a bench command runs."""
 
@@ -50,7 +50,7 @@ def load(name: str) -> ModuleType:
 
 @click.group("bench")
 def bench_group() -> None:
-    """Benchmarks: retrieval quality on LoCoMo, speed at scale (from a source checkout).
+    """Benchmarks: retrieval quality on LoCoMo and BEAM, speed at scale (from a source checkout).
 
     \b
     Example:  graphmem bench perf --quick
@@ -109,6 +109,36 @@ def locomo(ctx, paths, ks, json_out, plot_out, ablations, cross_validate, fit_ou
         load("bench.locomo_run").run(paths, ks=ks, ablations=ablations, cross_validate=cross_validate,
                                      fit_out=fit_out, home=home, uri=uri, auth=auth, json_out=json_out,
                                      plot_out=plot_out, console=console)
+    except ModuleNotFoundError as exc:
+        raise needs(exc.name) from None
+
+
+@bench_group.command("beam")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("--k", "ks", default="5,10,20", show_default=True, help="Comma-separated cut-offs.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N conversations.")
+@click.option("--asker", default=None, help="Recall's asker, whose \"I\" the questions mean (default: none).")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Write the figures here.")
+@click.option("--plot", "plot_out", type=click.Path(dir_okay=False), default=None, help="Write a PNG bar plot here.")
+@click.option("--home", type=click.Path(file_okay=False), default=None,
+              help="Embedded database directory, kept: a later run on it finds the conversations ingested "
+                   "(default: a fresh temporary one, its server stopped at the end).")
+@uri_option
+@click.pass_context
+@friendly_errors
+def beam(ctx, paths, ks, limit, asker, json_out, plot_out, home):
+    """Recall@k and All@k of the evidence messages on BEAM conversations, per ability, next to BM25
+    and dense baselines measured in the same run; and how often the newer of a knowledge update's
+    or a contradiction's two statements ranks above the older. PATH: a conversation folder
+    (chat.json, probing_questions.json) or a folder of them.
+
+    \b
+    Example:  graphmem bench beam ../shared/data/beam/100K --limit 3
+    """
+    uri, auth = credentials(ctx)
+    try:
+        load("bench.beam").run(paths, ks=ks, limit=limit, asker=asker, home=home, uri=uri, auth=auth,
+                               json_out=json_out, plot_out=plot_out, console=console)
     except ModuleNotFoundError as exc:
         raise needs(exc.name) from None
 
