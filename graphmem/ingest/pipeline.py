@@ -75,27 +75,7 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     def embed(texts: Sequence[str]) -> np.ndarray:
         return embedder.embed(texts, threads=threads)
 
-    placed: list[tuple[str, Alignment]] = []
-    for name, turns in transcripts:
-        conv = conversation or name_conversation(store, user, name, turns)
-        stored = Stored.read(store, user, conv) if whole else Stored.known(store, user, conv, turns)
-        placed.append((conv, align(conv, turns, stored, whole=whole)))
-    every = [uid for _, a in placed for uid in a.uids]
-    known = {row["uid"] for row in store.run("memory_uids", user_id=user, uids=every)}
-    replaced = [uid for _, a in placed for uid in a.replaced]
-    summary.conversations = list(dict.fromkeys(conv for conv, _ in placed))
-    summary.memory_ids = every
-    summary.memories_replaced = len(replaced)
-    summary.memories_missing = sum(a.missing for _, a in placed)
-    sessions = {session_key(conv, t) for conv, a in placed for t in a.turns}
-    if not dry_run:
-        if replaced:  # the old versions of edited messages go first, leaving no trace
-            sessions |= forget_memories(store, cx, replaced, embed).sessions
-            known -= set(replaced)
-        moved = [{"uid": uid, **placement(turn)} for _, a in placed for uid, turn in zip(a.uids, a.turns)
-                 if uid in a.moved and uid in known]
-        if moved:
-            store.run("place_memories", user_id=user, rows=moved)
+    placed, known, sessions = _place(store, cx, transcripts, conversation, whole, embed, summary, dry_run)
     resolver = _resolver(store, user, lease, embed)
     summary.entities_added = -len(resolver.entities)
     clock = Stopwatch(summary.stages)
@@ -143,6 +123,36 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
         finish(store, cx, sessions, began, summary, clock, prune=lease.unfinished)
         lease.settle(lease.token)  # the catalogue is now what `resolver` holds
         _CATALOGS.setdefault(store, {})[user] = (lease.token, resolver)
+
+
+def _place(store: Store, cx: Complex, transcripts: list[tuple[str, list[Turn]]], conversation: str | None,
+           whole: bool, embed: Callable, summary: IngestSummary,
+           dry_run: bool) -> tuple[list[tuple[str, Alignment]], set[str], set[str]]:
+    """Each transcript's conversation and its turns' memory ids and places; the memories
+    already complete; the sessions to witness. Unless a dry run: the old versions of edited
+    messages are forgotten (leaving no trace) and stored memories moved to their new places."""
+    user, placed = cx.user, []
+    for name, turns in transcripts:
+        conv = conversation or name_conversation(store, user, name, turns)
+        stored = Stored.read(store, user, conv) if whole else Stored.known(store, user, conv, turns)
+        placed.append((conv, align(conv, turns, stored, whole=whole)))
+    every = [uid for _, a in placed for uid in a.uids]
+    known = {row["uid"] for row in store.run("memory_uids", user_id=user, uids=every)}
+    replaced = [uid for _, a in placed for uid in a.replaced]
+    summary.conversations = list(dict.fromkeys(conv for conv, _ in placed))
+    summary.memory_ids = every
+    summary.memories_replaced = len(replaced)
+    summary.memories_missing = sum(a.missing for _, a in placed)
+    sessions = {session_key(conv, t) for conv, a in placed for t in a.turns}
+    if not dry_run:
+        if replaced:
+            sessions |= forget_memories(store, cx, replaced, embed).sessions
+            known -= set(replaced)
+        moved = [{"uid": uid, **placement(turn)} for _, a in placed for uid, turn in zip(a.uids, a.turns)
+                 if uid in a.moved and uid in known]
+        if moved:
+            store.run("place_memories", user_id=user, rows=moved)
+    return placed, known, sessions
 
 
 def _resolver(store: Store, user: str, lease: UserLease | None, embed: Callable) -> Resolver:
