@@ -11,7 +11,7 @@ WHERE s.count > 0 AND ($cofaces OR s = c)
 WITH collect(DISTINCT s) AS removed
 WHERE size(removed) > 0
 FOREACH (s IN removed | SET s.count = 0, s.kind = null, s.meta = null, s.first_seen = null, s.last_seen = null,
-                                 s.packed = null)
+                                 s.packed = null, s.unwitnessed = null)
 WITH removed
 UNWIND removed AS s
 OPTIONAL MATCH (s)-[w:WITNESSED_BY]->()

@@ -18,6 +18,9 @@ WITH s, collect(w) AS edges
 WITH s, edges, s.count - size(edges) AS left
 FOREACH (w IN edges | DELETE w)
 WITH s, left, CASE WHEN left > 0 THEN left ELSE s.count END AS count
+// one left without witnesses is marked until `remove` unstores it: a run interrupted between
+// the two finishes it (unwitnessed_simplices.cypher)
+FOREACH (x IN CASE WHEN left <= 0 THEN [s] ELSE [] END | SET x.unwitnessed = true)
 SET s.count = count,
     s.packed = s.key + $sep + toString(count) + $sep + coalesce(toString(s.first_seen), '') + $sep +
                coalesce(toString(s.last_seen), '') + $sep + coalesce(s.meta, '') + $sep + coalesce('=' + s.kind, '')

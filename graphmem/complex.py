@@ -304,6 +304,10 @@ class Complex:
         gone = self._run("unwitness_memories", uids=list(memories), sep=SEP)
         return sum(self.remove(row["path"]) for row in gone)
 
+    def finish_unwitnessing(self) -> int:
+        """Remove the simplices an interrupted `unwitness` left stored without a witness."""
+        return sum(self.remove(row["path"]) for row in self._run("unwitnessed_simplices"))
+
     def rewitness_sessions(self, sessions: Iterable[str]) -> int:
         """Witness these sessions anew from the memories they hold now: what they witnessed
         as sessions before is taken back first (a session that grew or lost memories observes

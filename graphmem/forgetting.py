@@ -1,6 +1,6 @@
 """Forgetting: memories removed with everything only they justified.
 
-A forgotten memory takes with it its sentences and vectors, its term postings (each term's
+A forgotten memory leaves recall first (marked, with what it touches), then takes with it its sentences and vectors, its term postings (each term's
 document frequency lowered, a term no memory uses deleted), the relations it stated, its
 mentions, its witness of simplices (a simplex no memory witnesses any more is removed from the
 trie), its session when no memory is left in it, and the entities nothing mentions any more.
@@ -59,31 +59,40 @@ class Forgotten:
 
 
 def forget_memories(store: Store, cx: Complex, uids: Sequence[str], embed: Embed, kind: str = "memories") -> Forgotten:
-    """Forget these memories (uids; unknown ones are ignored). The caller holds the user's lease."""
+    """Forget these memories (uids; unknown ones are ignored). The caller holds the user's lease.
+
+    In an order that a run interrupted anywhere, then given the memories still marked
+    (`leftovers`), finishes exactly: mark them (out of recall, each keeping its footprint), take
+    back what they stated and observed, witness their sessions again from what the sessions
+    keep, settle the entities they mentioned, and only then delete the memories and the sessions
+    left empty."""
     started = time.perf_counter()
     user, out = cx.user, Forgotten(cx.user, kind)
     touched: set[int] = set()
     for i in range(0, len(uids), BATCH):
-        batch = list(uids[i:i + BATCH])
-        for row in store.run("memory_footprint", user_id=user, uids=batch):
+        for row in store.run("mark_forgetting", user_id=user, uids=list(uids[i:i + BATCH])):
             out.sessions.add(row["session"])
-            touched.update(row["vids"])
+            touched.update(row["vids"] or [])
+    if not out.sessions:
+        return out
+    for i in range(0, len(uids), BATCH):
+        batch = list(uids[i:i + BATCH])
         out.simplices += cx.unwitness(batch)
         terms = store.run("forget_terms", user_id=user, uids=batch)[0]
         out.postings += int(terms["postings"] or 0)
         out.terms += int(terms["terms"] or 0)
-        gone = store.run("forget_memories", user_id=user, uids=batch)[0]
+    sessions = sorted(out.sessions)
+    cx.rewitness_sessions(sessions)  # from the memories they keep: the forgotten mention nothing now
+    _settle(store, cx, sorted(touched), embed, out)
+    if store.settings.witness_window > 0:
+        cx.witness("window", store.settings.witness_window)
+    store.run("prune_sessions", user_id=user, sessions=sessions)
+    for i in range(0, len(uids), BATCH):
+        gone = store.run("forget_memories", user_id=user, uids=list(uids[i:i + BATCH]))[0]
         out.memories += int(gone["memories"] or 0)
         out.sentences += int(gone["sentences"] or 0)
-    if out.memories:
-        sessions = sorted(out.sessions)
-        store.run("prune_sessions", user_id=user, sessions=sessions)
-        cx.rewitness_sessions(sessions)  # those that kept memories, from what they keep
-        _settle(store, cx, sorted(touched), embed, out)
-        store.run("count_memories", user_id=user)
-        if store.settings.witness_window > 0:
-            cx.witness("window", store.settings.witness_window)
-        cx.clear_cache()
+    store.run("count_memories", user_id=user)
+    cx.clear_cache()
     out.seconds = time.perf_counter() - started
     return out
 
@@ -102,6 +111,11 @@ def _settle(store: Store, cx: Complex, vids: list[int], embed: Embed, out: Forgo
             {"vid": vid, "name": name, "norm": normalise(name), "embedding": vector.tolist()}
             for (vid, name), vector in zip(renames, vectors)])
         out.renamed += len(renames)
+
+
+def leftovers(store: Store, user: str) -> list[str]:
+    """The memories a forget marked and did not get to delete (it was interrupted)."""
+    return [row["uid"] for row in store.run("forget_leftovers", user_id=user)]
 
 
 def forget_user(store: Store, user: str) -> Forgotten:

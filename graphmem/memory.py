@@ -14,7 +14,7 @@ from . import transfer
 from .complex import Complex
 from .drivers import Driver, connect
 from .errors import InputError
-from .forgetting import Forgotten, forget_memories, forget_user, log_erasure
+from .forgetting import Forgotten, forget_memories, forget_user, leftovers, log_erasure
 from .ingest import IngestSummary, Progress, Source, ingest
 from .ingest.lease import UserLease
 from .ingest.messages import to_turns
@@ -143,6 +143,10 @@ class Memory:
                     uids = [row["uid"] for row in self.store.run(
                         "forget_select", user_id=user, conversation=conversation, vids=vids, all=False,
                         before=before.replace(tzinfo=before.tzinfo or timezone.utc).timestamp() if before else None)]
+                if lease.unfinished:  # what an interrupted forget left half-done is finished too
+                    Complex(self.store, user).finish_unwitnessing()
+                    uids = list(dict.fromkeys(leftovers(self.store, user) + uids))
+                    self.store.run("count_memories", user_id=user)
                 embedder = self.models.embedder()
                 done = forget_memories(self.store, Complex(self.store, user), uids,
                                        lambda texts: embedder.embed(texts), kind=kinds[0])

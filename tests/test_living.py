@@ -222,3 +222,61 @@ def test_a_process_that_kept_the_catalogue_reads_it_again_after_another_writer(m
     [aliases] = [row["aliases"] for row in mem.driver.run(
         "MATCH (e:Entity {user_id: $u}) WHERE e.name = 'Melanie Smith' RETURN e.aliases AS aliases", {"u": user})]
     assert "Mel" in aliases, aliases  # not overwritten by a copy of the catalogue from before
+
+
+class Interrupted(Exception):
+    pass
+
+
+def _snapshot(mem: Memory, user: str) -> dict:
+    q, u = mem.driver.run, {"u": user}
+    return {
+        "stats": {k: v for k, v in mem.complex(user).stats().items() if k != "user"},
+        "entities": sorted((r["n"], tuple(r["a"] or []), r["f"]) for r in q(
+            "MATCH (e:Entity {user_id: $u}) RETURN e.name AS n, e.aliases AS a, e.frequency AS f", u)),
+        "simplices": sorted((s.names, s.count, len(s.witnesses)) for s in mem.complex(user).simplices()),
+        "terms": sorted((r["w"], r["df"]) for r in q("MATCH (t:Term {user_id: $u}) RETURN t.word AS w, t.df AS df", u)),
+        "memories": sorted((m.id, m.text) for m in mem.memories(user, limit=None)),
+    }
+
+
+@pytest.mark.slow
+def test_a_forget_interrupted_after_any_statement_is_finished_by_the_next_one(mem, tmp_path):
+    a, b = _write(tmp_path, "a.txt", CHAT_A), _write(tmp_path, "b.txt", CHAT_B)
+
+    def prepared() -> tuple[str, str]:
+        user = _user()
+        conversation = mem.ingest(a, user=user).conversations[0]
+        mem.ingest(b, user=user)
+        return user, conversation
+
+    clean, conversation = prepared()
+    statements: list[str] = []
+    mem.driver.tracer = lambda query, params: statements.append(query)
+    try:
+        mem.forget(clean, conversation=conversation)
+    finally:
+        mem.driver.tracer = None
+    want = _snapshot(mem, clean)
+    failures = []
+    for point in range(1, len(statements) - 1):  # after each statement but the lease's last ones
+        user, _ = prepared()
+        seen: list[str] = []
+
+        def stop(query, params, seen=seen, point=point):
+            seen.append(query)
+            if len(seen) == point + 1:
+                raise Interrupted(point)
+
+        mem.driver.tracer = stop
+        try:
+            with pytest.raises(Interrupted):
+                mem.forget(user, conversation=conversation)
+        finally:
+            mem.driver.tracer = None
+        assert not [m for m in mem.memories(user, limit=None) if m.conversation == conversation] or point < 3
+        mem.forget(user, conversation=conversation)  # again, as a caller would after an error
+        got = _snapshot(mem, user)
+        if got != want or mem.complex(user).verify():
+            failures.append((point, statements[point].split("\n")[0][:60], [k for k in want if got[k] != want[k]]))
+    assert failures == [], failures

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..complex import Complex
 from ..errors import InputError
-from ..forgetting import forget_memories
+from ..forgetting import forget_memories, leftovers
 from ..models import Embedder, Models
 from ..store import Store
 from .formats import Turn, read_transcript
@@ -75,6 +75,11 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     def embed(texts: Sequence[str]) -> np.ndarray:
         return embedder.embed(texts, threads=threads)
 
+    if lease is not None and lease.unfinished:  # what an interrupted writer left half-done, finished first
+        cx.finish_unwitnessing()
+        left = leftovers(store, user)
+        if left:
+            forget_memories(store, cx, left, embed)
     placed, known, sessions = _place(store, cx, transcripts, conversation, whole, embed, summary, dry_run)
     resolver = _resolver(store, user, lease, embed)
     summary.entities_added = -len(resolver.entities)
