@@ -59,9 +59,12 @@ class Stored:
     uids: list[str] = field(default_factory=list)
     digests: list[str] = field(default_factory=list)
     positions: list[int] = field(default_factory=list)
+    complete: set[str] = field(default_factory=set)  # those whose ingest finished
     end: int = -1  # the last place taken in the conversation
 
     def _add(self, row: dict) -> None:
+        if row["complete"]:
+            self.complete.add(row["uid"])
         self.uids.append(row["uid"])
         self.digests.append(row["digest"])
         self.positions.append(row["position"])
@@ -112,6 +115,7 @@ class Alignment:
 
     turns: list[Turn]
     uids: list[str]
+    stored: Stored
     replaced: list[str] = field(default_factory=list)
     missing: int = 0
     moved: dict[str, int] = field(default_factory=dict)  # stored uid -> its new position
@@ -137,7 +141,7 @@ def align(conversation: str, turns: Sequence[Turn], stored: Stored, *, whole: bo
             else:
                 placed.append(replace(turn, index=start + n))
                 n += 1
-        return Alignment(placed, uids, replaced)
+        return Alignment(placed, uids, stored, replaced)
     placed = [replace(t, index=i) for i, t in enumerate(turns)]
     moved = {uid: i for i, uid in enumerate(uids) if uid in position and position[uid] != i}
     present = set(uids)
@@ -147,4 +151,4 @@ def align(conversation: str, turns: Sequence[Turn], stored: Stored, *, whole: bo
         if op == "replace":  # edited in place: as many old versions go as there are new ones
             replaced += [u for u, _ in old[i1:i1 + min(i2 - i1, j2 - j1)] if u not in present]
     missing = sum(1 for u in stored.uids if u not in present and u not in replaced)
-    return Alignment(placed, uids, list(dict.fromkeys(replaced)), missing, moved)
+    return Alignment(placed, uids, stored, list(dict.fromkeys(replaced)), missing, moved)

@@ -96,6 +96,7 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
                 progress(conv, len(turns) - len(todo))
             if not todo:
                 continue
+            existing = set(alignment.stored.uids)  # an interrupted run wrote part of these: taken back first
             batches = [todo[i:i + size] for i in range(0, len(todo), size)]
             parsed = parser.submit(extract_batch, models, [t for t, _ in batches[0]], speakers)
             for index, batch in enumerate(batches):
@@ -106,6 +107,7 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
                 plan = plan_batch(resolver, embed, conv, [t for t, _ in batch], [uid for _, uid in batch],
                                   extractions, speakers, sentence_views=store.settings.sentence_views,
                                   max_simplex_size=store.settings.max_simplex_size, summary=summary, clock=clock)
+                plan.fresh = not any(uid in existing for _, uid in batch)
                 if lease is None:
                     plan.count_into(summary)
                     if progress:
@@ -142,7 +144,7 @@ def _place(store: Store, cx: Complex, transcripts: list[tuple[str, list[Turn]]],
         stored = Stored.read(store, user, conv) if whole else Stored.known(store, user, conv, turns)
         placed.append((conv, align(conv, turns, stored, whole=whole)))
     every = [uid for _, a in placed for uid in a.uids]
-    known = {row["uid"] for row in store.run("memory_uids", user_id=user, uids=every)}
+    known = {uid for _, a in placed for uid in a.stored.complete}
     replaced = [uid for _, a in placed for uid in a.replaced]
     summary.conversations = list(dict.fromkeys(conv for conv, _ in placed))
     summary.memory_ids = every

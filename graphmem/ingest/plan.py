@@ -41,6 +41,7 @@ class BatchPlan:
     relations: list[tuple[str, str, str, str]]  # (subject norm, label, object norm, memory uid)
     words: list[tuple[list[str], str, datetime | None]]  # (vertex norms, witnessing uid, session date)
     entities: list[dict]  # {name, norm, kind, aliases, vector (None when unchanged)}
+    fresh: bool = False  # none of its memories was stored when the ingest began (nothing to take back)
 
     def count_into(self, summary: IngestSummary) -> None:
         """What a dry run reports: the counts the writes would have made."""

@@ -24,7 +24,7 @@ def write_batch(store: Store, cx: Complex, plan: BatchPlan, summary: IngestSumma
     with clock("write"):
         for attempt in range(1, ATTEMPTS + 1):
             try:
-                counts = _write(store, cx, plan)
+                counts = _write(store, cx, plan, again=attempt > 1)
                 break
             except BackendUnavailable as exc:
                 if attempt == ATTEMPTS:
@@ -35,10 +35,11 @@ def write_batch(store: Store, cx: Complex, plan: BatchPlan, summary: IngestSumma
         setattr(summary, name, getattr(summary, name) + value)
 
 
-def _write(store: Store, cx: Complex, plan: BatchPlan) -> dict[str, int]:
+def _write(store: Store, cx: Complex, plan: BatchPlan, again: bool) -> dict[str, int]:
     user = cx.user
     counts = {"mentions": 0, "memories_added": 0, "relations": 0, "turn_simplices": 0}
-    cx.unwitness(plan.uids)  # what an interrupted run wrote of these memories: they are written anew
+    if again or not plan.fresh:  # what an interrupted run wrote of these memories: they are written anew
+        cx.unwitness(plan.uids)
     names = {e["norm"]: e["name"] for e in plan.entities}
     by_name = cx.ensure_entities(list(names.values()), {e["name"]: e["kind"] for e in plan.entities}, pending=True)
     vid = {norm: by_name[name] for norm, name in names.items()}
