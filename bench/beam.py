@@ -188,6 +188,12 @@ def load_conversations(paths: Iterable[str | Path], limit: int | None = None) ->
     return [load_conversation(f) for f in folders[:limit]]
 
 
+def scored_abilities(conversations: Iterable[Conversation]) -> tuple[int, ...]:
+    """The abilities (their numbers) that have questions with evidence: never abstention."""
+    present = {q.category for c in conversations for q in c.questions.questions}
+    return tuple(i for i in ABILITY_IDS.values() if i in present)
+
+
 # --------------------------------------------------------------------------- graphmem
 
 def message_ids(source_ids: Iterable[str | None]) -> list[str]:
@@ -329,7 +335,7 @@ def run(paths: Iterable[str | Path], *, ks: str | Sequence[int] = DEFAULT_KS, li
                         console.print(f"{time.monotonic() - started:7.0f} s  {p}", markup=False)
 
                 result = run_conversations(conversations, systems, ks=cutoffs, result=BeamResult,
-                                           categories=tuple(ABILITY_IDS.values()), progress=progress)
+                                           categories=scored_abilities(conversations), progress=progress)
         finally:
             if home is None and settings.uri in (None, "", "embedded"):
                 EmbeddedServer(settings.home).stop()  # the temporary database goes with it

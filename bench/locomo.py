@@ -574,7 +574,7 @@ class BenchmarkResult:
         issues = self.issue_counts()
         unscored = sorted(set(self.CATEGORY_NAMES) - set(self.categories))
         parts = [f"scored {len(self.records)} questions"]
-        if unscored or self.not_scored:
+        if self.not_scored:
             parts.append(f"not scored (category {', '.join(str(c) for c in unscored)}) {self.not_scored}")
         parts += [f"dropped {len(self.dropped)}" + (" (" + ", ".join(f"{n} {r}" for r, n in dropped.items()) + ")" if dropped else "")]
         if issues:

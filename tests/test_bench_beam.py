@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from bench.beam import (ABILITY_IDS, BeamResult, conversation_folders, load_conversation, load_conversations,
-                        message_ids, newer_above_older, read_chat, run)
+                        message_ids, newer_above_older, read_chat, run, scored_abilities)
 from bench.locomo import BM25, run_conversations
 from graphmem.cli import main
 from graphmem.drivers.embedded import EmbeddedServer
@@ -128,8 +128,12 @@ def test_scores_per_ability_and_newer_first_on_known_rankings(split):
     fixed = Fixed({IE: ["1", "x"], KU: ["6", "2"], KU2: ["2", "6"], CR: ["0", "5", "4"],
                    EO: ["2", "0", "x"], TR: []})
     conversations = load_conversations([split], limit=1)
+    abilities = scored_abilities(conversations)
+    assert [BeamResult.CATEGORY_NAMES[i] for i in abilities] == [
+        "contradiction_resolution", "event_ordering", "information_extraction", "knowledge_update",
+        "temporal_reasoning"]   # no abstention: it has no evidence
     result = run_conversations(conversations, {"fixed": fixed, "BM25": BM25()}, ks=(2, 1), result=BeamResult,
-                               categories=tuple(ABILITY_IDS.values()))
+                               categories=abilities)
     assert isinstance(result, BeamResult) and result.ks == (1, 2) and result.depth == 2
     overall = result.scores("fixed")
     assert overall["n"] == 6
@@ -139,7 +143,6 @@ def test_scores_per_ability_and_newer_first_on_known_rankings(split):
     ku = result.scores("fixed", ABILITY_IDS["knowledge_update"])
     assert ku["n"] == 2 and ku["recall"][1] == 0.5 and ku["all"][2] == 1.0
     assert result.scores("fixed", ABILITY_IDS["event_ordering"])["recall"][2] == pytest.approx(2 / 3)
-    assert result.scores("fixed", ABILITY_IDS["abstention"])["n"] == 0
     assert result.unknown_ids["fixed"] == 1
     # KU: newer first once, older first once; CR: the newer statement is below the top 2
     assert result.newer_first("fixed") == {"questions": 3, "both_in_top": 2, "newer_first": 1, "share": 0.5, "depth": 2}
@@ -151,7 +154,7 @@ def test_scores_per_ability_and_newer_first_on_known_rankings(split):
     assert data["systems"]["fixed"]["scores"]["knowledge_update"]["recall"]["1"] == 0.5
     assert data["newer_above_older"]["fixed"]["overall"]["share"] == 0.5
     assert data["newer_above_older"]["fixed"]["contradiction_resolution"]["share"] is None
-    assert data["questions"]["dropped"] == {"no evidence annotated": 1}
+    assert data["questions"]["dropped"] == {"no evidence annotated": 1} and "abstention" not in data["systems"]["fixed"]["scores"]
     assert {r["ability"] for r in data["records"]} >= {"knowledge_update", "event_ordering"}
 
     out = io.StringIO()
@@ -159,6 +162,7 @@ def test_scores_per_ability_and_newer_first_on_known_rankings(split):
     text = out.getvalue()
     assert "BEAM retrieval: 6 questions" in text and "knowledge_update" in text and "information_extraction" in text
     assert "newer statement above the older" in text and "R@2 / BM25" not in text  # no Dense: no ratio column
+    assert "not scored" not in text and "dropped 1 (1 no evidence annotated)" in text
 
 
 def test_bench_beam_runs_graphmem_through_its_public_api(split, tmp_path):
