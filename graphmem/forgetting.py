@@ -1,14 +1,14 @@
 """Forgetting: memories removed with everything only they justified.
 
-A forgotten memory leaves recall first (marked, with what it touches), then takes with it its sentences and vectors, its term postings (each term's
-document frequency lowered, a term no memory uses deleted), the relations it stated, its
-mentions, its witness of simplices (a simplex no memory witnesses any more is removed from the
-trie), its session when no memory is left in it, and the entities nothing mentions any more.
-What remains is settled as if the memory had never been ingested: a session that lost memories
-is witnessed again from those it keeps, an entity's aliases, frequency and times are recomputed
-from the memories that still mention it, and an entity whose name only forgotten memories used
-takes the name the others call it by. Each erasure is logged (who, what kind, how many, when)
-without what was erased."""
+A forgotten memory leaves recall first (marked, keeping what it touches), then takes with it
+its sentences and vectors, its term postings (each term's document frequency lowered, a term no
+memory uses deleted), the relations it stated, its mentions, its witness of simplices (a
+simplex no memory witnesses any more is removed from the trie), its session when no memory is
+left in it, and the entities nothing mentions any more. What remains is settled as if the
+memory had never been ingested: a session that lost memories is witnessed again from those it
+keeps, an entity's aliases, frequency and times are recomputed from the memories that still
+mention it, and an entity whose name only forgotten memories used takes the name the others
+call it by. Each erasure is logged (who, what kind, how many, when) without what was erased."""
 
 from __future__ import annotations
 
