@@ -20,7 +20,16 @@ MERGE (m:Memory {user_id: $user_id, uid: row.uid})
                 m.position = row.position, m.observed_at = row.observed_at, m.refers_to = row.refers_to,
                 m.time_text = row.time_text, m.caption = row.caption, m.length = row.length
 MERGE (m)-[:IN_SESSION]->(s)
-WITH collect([m, row.mentions]) AS written, sum(CASE WHEN fresh THEN 1 ELSE 0 END) AS added
+WITH collect([m, row.mentions]) AS written, sum(CASE WHEN fresh THEN 1 ELSE 0 END) AS added,
+     sum(CASE WHEN fresh THEN row.length ELSE 0 END) AS length
+// the user's memory count and mean length (count_memories.cypher), raised by what this
+// statement created, so that adding a message does not count them all again
+OPTIONAL MATCH (u:User {id: $user_id})
+WITH written, added, u, u.length_sum IS NOT NULL AS counted, coalesce(u.memories, 0) + added AS memories,
+     coalesce(u.length_sum, 0) + length AS total
+FOREACH (x IN CASE WHEN counted AND added > 0 THEN [u] ELSE [] END |
+  SET x.memories = memories, x.length_sum = total, x.avg_length = toFloat(total) / memories)
+WITH written, added
 UNWIND written AS w
 WITH w[0] AS m, w[1] AS mentions, added
 UNWIND (CASE WHEN size(mentions) = 0 THEN [null] ELSE mentions END) AS mention

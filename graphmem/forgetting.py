@@ -91,7 +91,7 @@ def forget_memories(store: Store, cx: Complex, uids: Sequence[str], embed: Embed
         gone = store.run("forget_memories", user_id=user, uids=list(uids[i:i + BATCH]))[0]
         out.memories += int(gone["memories"] or 0)
         out.sentences += int(gone["sentences"] or 0)
-    store.run("count_memories", user_id=user)
+    store.run("count_memories", user_id=user, force=True)
     cx.clear_cache()
     out.seconds = time.perf_counter() - started
     return out

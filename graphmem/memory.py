@@ -146,7 +146,7 @@ class Memory:
                 if lease.unfinished:  # what an interrupted forget left half-done is finished too
                     Complex(self.store, user).finish_unwitnessing()
                     uids = list(dict.fromkeys(leftovers(self.store, user) + uids))
-                    self.store.run("count_memories", user_id=user)
+                    self.store.run("count_memories", user_id=user, force=True)
                 embedder = self.models.embedder()
                 done = forget_memories(self.store, Complex(self.store, user), uids,
                                        lambda texts: embedder.embed(texts), kind=kinds[0])

@@ -116,6 +116,8 @@ def test_add_takes_agent_messages_without_plumbing_and_is_recallable_at_once(mem
     assert mem.add(messages, user=user, conversation="trip").memories_added == 0  # a retry adds nothing
     more = mem.add([("Sam", "Also a taxi to the station.")], user=user, conversation="trip")
     assert more.memories_added == 1 and mem.memories(user)[-1].position == 2
+    assert {"user": user, "memories": 3} in mem.users()  # the count kept as memories are added
+    assert mem.complex(user).verify() == []
 
 
 def test_add_of_one_string_uses_the_time_given(mem):

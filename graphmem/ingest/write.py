@@ -78,6 +78,6 @@ def finish(store: Store, cx: Complex, sessions: set[str], started: float, summar
         if prune:  # an earlier ingest left the user unfinished: what it created and never used goes
             store.run("prune_entities", user_id=cx.user, before=started)
         summary.session_simplices = cx.rewitness_sessions(sessions)
-        store.run("count_memories", user_id=cx.user)
+        store.run("count_memories", user_id=cx.user, force=False)
         if store.settings.witness_window > 0:
             cx.witness("window", store.settings.witness_window)
