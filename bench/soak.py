@@ -119,12 +119,14 @@ def run(conversations: int, kills: int, chunk: int, out: Path | None, seed: int 
             done = 0
             for user, turns in chats.items():
                 for i in range(0, len(turns), chunk):
-                    try:
-                        mem.ingest(turns[:i + chunk], user=user)  # the conversation so far, as an agent's log grows
-                        mem.recall(rng.choice(questions[user]), user=user, k=10)
-                    except Exception as exc:  # noqa: BLE001 (counted: the soak's point is that none reach here)
-                        errors.append(f"{type(exc).__name__}: {exc}")
-                        print(f"  ERROR {errors[-1]}", flush=True)
+                    for _ in range(2):  # a call that failed is made again, as its caller would
+                        try:
+                            mem.ingest(turns[:i + chunk], user=user)  # the conversation so far, as an agent's log grows
+                            mem.recall(rng.choice(questions[user]), user=user, k=10)
+                            break
+                        except Exception as exc:  # noqa: BLE001 (counted: the soak's point is that none reach here)
+                            errors.append(f"{type(exc).__name__}: {exc}")
+                            print(f"  ERROR {errors[-1]}", flush=True)
                     done = min(len(turns), i + chunk)
                     print(f"  {user}: {done}/{len(turns)} ({time.monotonic() - started:.0f} s)", flush=True)
             stop.set()

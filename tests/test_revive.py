@@ -52,6 +52,34 @@ def test_a_killed_server_is_restarted_on_the_same_data_and_the_call_goes_on(tmp_
         server.stop()
 
 
+@pytest.mark.slow
+def test_a_server_that_dies_again_while_it_restarts_is_restarted_once_more(tmp_path, caplog):
+    settings = Settings(home=tmp_path, server_idle_stop=0)
+    server = EmbeddedServer(tmp_path)
+    try:
+        with Memory(settings=settings) as mem:
+            mem.ingest(EXAMPLE, user="u")
+            before = mem.recall("Where did Alice adopt Rex?", user="u", k=3).source_ids
+            start, tries = mem.driver._revive, []
+
+            def dies_while_loading():  # the first restart is killed before it answers
+                tries.append(1)
+                if len(tries) == 1:
+                    start()
+                    kill(server)
+                    raise BackendUnavailable("embedded FalkorDB did not start: it died while loading")
+                return start()
+
+            mem.driver._revive = dies_while_loading
+            kill(server)
+            with caplog.at_level(logging.WARNING, logger="graphmem.drivers.falkor"):
+                after = mem.recall("Where did Alice adopt Rex?", user="u", k=3).source_ids
+            assert after == before and len(tries) == 2
+            assert any("trying again" in r.getMessage() for r in caplog.records)
+    finally:
+        server.stop()
+
+
 def test_a_server_whose_socket_is_gone_is_reported_at_once_not_waited_for(tmp_path):
     server = EmbeddedServer(tmp_path)
     server.start()

@@ -74,8 +74,16 @@ class FalkorDriver(Driver):
                 if self._revive is None or attempt == REVIVALS:
                     raise BackendUnavailable(f"lost FalkorDB at {self.where}: {exc}") from None
                 log.warning("lost the embedded FalkorDB at %s (%s): restarting it on the same data", self.where, exc)
-                self._revive()
-                self.wait_for_indexes()
+                try:
+                    self._revive()
+                    self.wait_for_indexes()
+                except (BackendUnavailable, redis.exceptions.ConnectionError) as failed:
+                    if attempt + 1 == REVIVALS:
+                        raise BackendUnavailable(f"lost FalkorDB at {self.where} and could not restart it: "
+                                                 f"{failed}") from None
+                    # it died again while it started (killed while loading a large store): once more
+                    log.warning("restarting the embedded FalkorDB at %s failed (%s); trying again", self.where, failed)
+                    continue
                 if not retry:
                     raise BackendUnavailable(
                         f"lost FalkorDB at {self.where} during a write that may have been applied, so it was not "
