@@ -15,7 +15,6 @@ this module reads BEAM into it and adds the newer-above-older figure.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import re
@@ -32,11 +31,11 @@ from rich.progress import Progress as ProgressBar
 
 from graphmem import Memory, Settings, Turn
 from graphmem.drivers.embedded import EmbeddedServer
-from graphmem.errors import ConfigError, InputError
+from graphmem.errors import InputError
 
 from .locomo import (DEFAULT_KS, OVERALL, BenchmarkResult, Conversation, DroppedQuestion, EvidenceIssue, Progress,
                      Question, QuestionSet, _fmt, baselines, run_conversations)
-from .locomo_run import PACKAGES, parse_ks
+from .locomo_run import check_dependencies, parse_ks
 
 ABILITIES: tuple[str, ...] = (
     "abstention", "contradiction_resolution", "event_ordering", "information_extraction", "instruction_following",
@@ -289,19 +288,6 @@ def _no_nan(figures: dict[str, Any]) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- the run
 
-def check_dependencies(*, plot: bool = False) -> None:
-    """Fail before any work when a package the run needs is missing (BM25; matplotlib to plot)."""
-    missing = []
-    for name in ["rank_bm25"] + (["matplotlib"] if plot else []):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            missing.append(PACKAGES[name])
-    if missing:
-        raise ConfigError(f"the BEAM benchmark needs {', '.join(missing)}: "
-                          f"pip install -e '.[bench]' in the graphmem checkout")
-
-
 def run(paths: Iterable[str | Path], *, ks: str | Sequence[int] = DEFAULT_KS, limit: int | None = None,
         asker: str | None = None, home: str | Path | None = None, uri: str | None = None,
         auth: tuple[str, str] | None = None, json_out: str | Path | None = None,
@@ -315,7 +301,7 @@ def run(paths: Iterable[str | Path], *, ks: str | Sequence[int] = DEFAULT_KS, li
     cutoffs = parse_ks(ks) if isinstance(ks, str) else tuple(ks)
     if limit is not None and limit < 1:
         raise InputError(f"--limit takes a positive number of conversations, not {limit}")
-    check_dependencies(plot=plot_out is not None)
+    check_dependencies(plot=plot_out is not None, benchmark="BEAM")
     conversations = load_conversations(paths, limit)
     with tempfile.TemporaryDirectory(prefix="graphmem-beam-") as tmp:
         settings = Settings.from_env(uri=uri, home=Path(home or tmp))

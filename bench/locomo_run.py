@@ -74,7 +74,7 @@ def parse_ks(text: str) -> tuple[int, ...]:
     return ks
 
 
-def check_dependencies(*, plot: bool = False, fit: bool = False) -> None:
+def check_dependencies(*, plot: bool = False, fit: bool = False, benchmark: str = "LoCoMo") -> None:
     """Fail before any work when a package the run will need is missing (BM25 always; scikit-learn
     to fit a ranker; matplotlib to plot)."""
     wanted = ["rank_bm25"] + (["sklearn"] if fit else []) + (["matplotlib"] if plot else [])
@@ -85,7 +85,7 @@ def check_dependencies(*, plot: bool = False, fit: bool = False) -> None:
         except ImportError:
             missing.append(PACKAGES[name])
     if missing:
-        raise ConfigError(f"the LoCoMo benchmark needs {', '.join(missing)}: "
+        raise ConfigError(f"the {benchmark} benchmark needs {', '.join(missing)}: "
                           f"pip install -e '.[bench]' in the graphmem checkout")
 
 
