@@ -27,57 +27,58 @@ def kill(server: EmbeddedServer) -> None:
         time.sleep(0.02)
 
 
-@pytest.mark.slow
-def test_a_killed_server_is_restarted_on_the_same_data_and_the_call_goes_on(tmp_path, caplog):
-    settings = Settings(home=tmp_path, server_idle_stop=0)
+QUESTION = "Where did Alice adopt Rex?"
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A memory of the example chat on its own embedded server, and the answer before any kill."""
     server = EmbeddedServer(tmp_path)
     try:
-        with Memory(settings=settings) as mem:
+        with Memory(settings=Settings(home=tmp_path, server_idle_stop=0)) as mem:
             mem.ingest(EXAMPLE, user="u")
-            before = mem.recall("Where did Alice adopt Rex?", user="u", k=3).source_ids
-            kill(server)
-            with caplog.at_level(logging.WARNING, logger="graphmem.drivers.falkor"):
-                after = mem.recall("Where did Alice adopt Rex?", user="u", k=3).source_ids  # reads retry
-            assert after == before
-            assert any("restarting it on the same data" in r.getMessage() for r in caplog.records)
-            kill(server)
-            assert mem.ingest(EXAMPLE, user="u").memories_added == 0  # idempotent writes retry too
-            cx = mem.complex("u")
-            vids = list(cx.ensure_entities(["Alice", "Zed"]).values())
-            kill(server)
-            with pytest.raises(BackendUnavailable, match="may have been applied"):
-                cx.insert(vids)  # a count-raising write is not repeated
-            assert mem.complex("u").verify() == []  # ... and the server is back for what follows
+            yield mem, server, mem.recall(QUESTION, user="u", k=3).source_ids
     finally:
         server.stop()
 
 
 @pytest.mark.slow
-def test_a_server_that_dies_again_while_it_restarts_is_restarted_once_more(tmp_path, caplog):
-    settings = Settings(home=tmp_path, server_idle_stop=0)
-    server = EmbeddedServer(tmp_path)
-    try:
-        with Memory(settings=settings) as mem:
-            mem.ingest(EXAMPLE, user="u")
-            before = mem.recall("Where did Alice adopt Rex?", user="u", k=3).source_ids
-            start, tries = mem.driver._revive, []
+def test_a_killed_server_is_restarted_on_the_same_data_and_the_call_goes_on(served, caplog):
+    mem, server, before = served
+    kill(server)
+    with caplog.at_level(logging.WARNING, logger="graphmem.drivers.falkor"):
+        after = mem.recall(QUESTION, user="u", k=3).source_ids  # reads retry
+    assert after == before
+    assert any("restarting it on the same data" in r.getMessage() for r in caplog.records)
+    kill(server)
+    assert mem.ingest(EXAMPLE, user="u").memories_added == 0  # idempotent writes retry too
+    cx = mem.complex("u")
+    vids = list(cx.ensure_entities(["Alice", "Zed"]).values())
+    kill(server)
+    with pytest.raises(BackendUnavailable, match="may have been applied"):
+        cx.insert(vids)  # a count-raising write is not repeated
+    assert mem.complex("u").verify() == []  # ... and the server is back for what follows
 
-            def dies_while_loading():  # the first restart is killed before it answers
-                tries.append(1)
-                if len(tries) == 1:
-                    start()
-                    kill(server)
-                    raise BackendUnavailable("embedded FalkorDB did not start: it died while loading")
-                return start()
 
-            mem.driver._revive = dies_while_loading
+@pytest.mark.slow
+def test_a_server_that_dies_again_while_it_restarts_is_restarted_once_more(served, caplog):
+    mem, server, before = served
+    start, tries = mem.driver._revive, []
+
+    def dies_while_loading():  # the first restart is killed before it answers
+        tries.append(1)
+        if len(tries) == 1:
+            start()
             kill(server)
-            with caplog.at_level(logging.WARNING, logger="graphmem.drivers.falkor"):
-                after = mem.recall("Where did Alice adopt Rex?", user="u", k=3).source_ids
-            assert after == before and len(tries) == 2
-            assert any("trying again" in r.getMessage() for r in caplog.records)
-    finally:
-        server.stop()
+            raise BackendUnavailable("embedded FalkorDB did not start: it died while loading")
+        return start()
+
+    mem.driver._revive = dies_while_loading
+    kill(server)
+    with caplog.at_level(logging.WARNING, logger="graphmem.drivers.falkor"):
+        after = mem.recall(QUESTION, user="u", k=3).source_ids
+    assert after == before and len(tries) == 2
+    assert any("trying again" in r.getMessage() for r in caplog.records)
 
 
 def test_a_server_whose_socket_is_gone_is_reported_at_once_not_waited_for(tmp_path):
