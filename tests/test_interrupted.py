@@ -13,6 +13,7 @@ from graphmem import Settings
 from graphmem.ingest import ingest
 from graphmem.models import Models
 from graphmem.store import Store
+from interrupt import interrupt
 
 TRANSCRIPT = """\
 ## 8 May 2023
@@ -31,10 +32,6 @@ Caroline: Liam and Anna should come to Portland in June.
 Melanie: Liam started a bakery in Denver. Anna helps on weekends.
 Caroline: I want to paint the bakery in Denver some day.
 """
-
-
-class Interrupted(Exception):
-    pass
 
 
 def graph(mem, user) -> dict:
@@ -92,19 +89,7 @@ def test_an_ingest_interrupted_after_any_statement_then_rerun_gives_the_clean_gr
     failures = []
     for point in points:
         user = f"{reference}-{point}"
-        seen = []
-
-        def stop(query, params, seen=seen, point=point):
-            seen.append(query)
-            if len(seen) == point + 1:  # the statement after `point` never runs; the lease is given back
-                raise Interrupted(point)
-
-        mem.driver.tracer = stop
-        try:
-            with pytest.raises(Interrupted):
-                ingest(store, models, path, user=user)
-        finally:
-            mem.driver.tracer = None
+        interrupt(mem.driver, lambda: ingest(store, models, path, user=user), point)  # the lease is given back
         ingest(store, models, path, user=user)
         got = graph(mem, user)
         if got != want or mem.complex(user).verify():

@@ -12,6 +12,7 @@ import pytest
 
 from graphmem import Memory
 from graphmem.errors import InputError
+from interrupt import interrupt
 
 CHAT_A = """## 8 May 2023
 Melanie: I adopted a puppy named Rex from the shelter in Lisbon.
@@ -226,10 +227,6 @@ def test_a_process_that_kept_the_catalogue_reads_it_again_after_another_writer(m
     assert "Mel" in aliases, aliases  # not overwritten by a copy of the catalogue from before
 
 
-class Interrupted(Exception):
-    pass
-
-
 def _snapshot(mem: Memory, user: str) -> dict:
     q, u = mem.driver.run, {"u": user}
     return {
@@ -263,19 +260,7 @@ def test_a_forget_interrupted_after_any_statement_is_finished_by_the_next_one(me
     failures = []
     for point in range(1, len(statements) - 1):  # after each statement but the lease's last ones
         user, _ = prepared()
-        seen: list[str] = []
-
-        def stop(query, params, seen=seen, point=point):
-            seen.append(query)
-            if len(seen) == point + 1:
-                raise Interrupted(point)
-
-        mem.driver.tracer = stop
-        try:
-            with pytest.raises(Interrupted):
-                mem.forget(user, conversation=conversation)
-        finally:
-            mem.driver.tracer = None
+        interrupt(mem.driver, lambda: mem.forget(user, conversation=conversation), point)
         assert not [m for m in mem.memories(user, limit=None) if m.conversation == conversation] or point < 3
         mem.forget(user, conversation=conversation)  # again, as a caller would after an error
         got = _snapshot(mem, user)

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from graphmem import GraphmemError, InputError, Memory, Settings, queries, transfer
 from graphmem.cli import main
 from graphmem.transfer import KEYS, UserNotEmpty
+from interrupt import interrupt
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ["Where did Alice adopt Rex?", "Who plays the violin every evening?", "What did Carol make in pottery class?"]
@@ -231,26 +232,11 @@ def test_an_import_interrupted_anywhere_then_run_again_gives_the_clean_graph(sou
     writes = sum(query in import_statements for query in seen)
     assert writes >= 8
 
-    class Interrupted(Exception):
-        pass
-
     failures = []
     for point in range(1, writes):
         into = f"cut-{point}-{uuid.uuid4().hex[:8]}"
-        count = [0]
-
-        def stop(query, params, count=count, point=point):
-            if query in import_statements:
-                count[0] += 1
-                if count[0] == point + 1:  # the statement after `point` never runs
-                    raise Interrupted
-
-        target.driver.tracer = stop
-        try:
-            with pytest.raises(Interrupted):
-                target.import_(exported, user=into)
-        finally:
-            target.driver.tracer = None
+        interrupt(target.driver, lambda: target.import_(exported, user=into), point,
+                  counted=lambda query: query in import_statements)
         again = target.import_(exported, user=into)
         if not again.resumed or dump(target, into) != want or target.complex(into).verify():
             failures.append(point)
