@@ -5,4 +5,5 @@ MATCH (m:Memory {user_id: $user_id, uid: $uid})
 WHERE m.complete = true
 RETURN m.uid AS id, m.conversation AS conversation, m.session AS session, m.speaker AS speaker, m.text AS text,
        m.session_date AS date, m.position AS position, m.source_id AS source_id, m.message_id AS message_id,
-       [(m)-[:MENTIONS]->(e:Entity) | e.name] AS entities
+       [(m)-[:MENTIONS]->(e:Entity) | e.name] AS entities, m.state AS state, m.accesses AS accesses,
+       m.last_accessed AS last_accessed

@@ -1,8 +1,8 @@
 // list_memories: a page of the user's complete memories, oldest first (then by id), after the
 // memory $after (the last id of the previous page); each filter applies when it is not null:
 // $conversation, $speaker, $since and $until (epoch seconds, until exclusive), $vids (mentioning
-// one of these entities).
-// params: user_id, conversation, speaker, since, until, vids, after, limit
+// one of these entities), $state (in this lifecycle state; a memory never maintained is active).
+// params: user_id, conversation, speaker, since, until, vids, after, limit, state
 // mode: read
 OPTIONAL MATCH (c:Memory {user_id: $user_id, uid: $after})
 WITH coalesce(c.observed_at, -1.0) AS after_at
@@ -12,6 +12,7 @@ WHERE m.complete = true
   AND ($speaker IS NULL OR m.speaker = $speaker)
   AND ($since IS NULL OR m.observed_at >= $since)
   AND ($until IS NULL OR m.observed_at < $until)
+  AND ($state IS NULL OR coalesce(m.state, 'active') = $state)
   AND ($after IS NULL OR coalesce(m.observed_at, -1.0) > after_at
        OR (coalesce(m.observed_at, -1.0) = after_at AND m.uid > $after))
 OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity)
@@ -23,5 +24,6 @@ ORDER BY coalesce(m.observed_at, -1.0), m.uid
 LIMIT $limit
 RETURN m.uid AS id, m.conversation AS conversation, m.session AS session, m.speaker AS speaker, m.text AS text,
        m.session_date AS date, m.position AS position, m.source_id AS source_id, m.message_id AS message_id,
-       m.observed_at AS observed_at, [(m)-[:MENTIONS]->(e:Entity) | e.name] AS entities
+       m.observed_at AS observed_at, [(m)-[:MENTIONS]->(e:Entity) | e.name] AS entities,
+       m.state AS state, m.accesses AS accesses, m.last_accessed AS last_accessed
 ORDER BY coalesce(observed_at, -1.0), id

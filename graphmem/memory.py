@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from . import records
+from . import lifecycle
+from . import consolidation, records
 from . import transfer
 from .complex import Complex
 from .drivers import Driver, connect
-from .errors import InputError
+from .errors import GraphmemError, InputError
 from .forgetting import Forgotten, forget_memories, forget_user, leftovers, log_erasure
 from .ingest import IngestSummary, Progress, Source, ingest
 from .ingest.lease import UserLease
@@ -98,11 +100,13 @@ class Memory:
 
     def memories(self, user: str, *, conversation: str | None = None, speaker: str | None = None,
                  since: datetime | None = None, until: datetime | None = None, entity: str | None = None,
-                 limit: int | None = records.PAGE, after: str | None = None) -> list[StoredMemory]:
-        """A page of `user`'s memories, oldest first, filtered; pass the last id as `after` for
-        the next page (an empty page is the end)."""
+                 limit: int | None = records.PAGE, after: str | None = None,
+                 state: str | None = None) -> list[StoredMemory]:
+        """A page of `user`'s memories, oldest first, filtered (`state`: only those in this
+        lifecycle state, "archived" for the ones recall leaves out); pass the last id as `after`
+        for the next page (an empty page is the end)."""
         return records.memories(self.store, user, conversation=conversation, speaker=speaker, since=since,
-                                until=until, entity=entity, limit=limit, after=after)
+                                until=until, entity=entity, limit=limit, after=after, state=state)
 
     def get(self, memory_id: str, *, user: str) -> StoredMemory | None:
         """One memory by its id, or None."""
@@ -152,22 +156,50 @@ class Memory:
                                        lambda texts: embedder.embed(texts), kind=kinds[0])
                 if lease.unfinished:  # what an interrupted ingest left is not memory either
                     self.store.run("prune_entities", user_id=user, before=time.time())
+                    consolidation.refresh(self.store, user)  # an interrupted forget's stale abstracts
                 lease.settle(None)  # entities changed: no process's copy of the catalogue holds
         log_erasure(self.settings.home / "erasures.jsonl", done)
         return done
 
+    def abstracts(self, user: str) -> list[consolidation.Abstract]:
+        """`user`'s abstract memories, oldest first: groups of memories that share an entity
+        within a span of time, each summarised by its members' most central sentences
+        (graphmem/consolidation.py). Kept current as memories are added and forgotten."""
+        return consolidation.abstracts(self.store, check_user(user))
+
+    def consolidate(self, user: str) -> consolidation.Consolidated:
+        """Derive every abstract of `user` again from the memories (abstracts are derived state:
+        this changes nothing on a store kept current, and rebuilds them on any other)."""
+        with UserLease(self.store, check_user(user)):
+            return consolidation.consolidate(self.store, user)
+
     def recall(self, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
                asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True,
-               rank: bool = True, keep_candidates: bool = False) -> Recollection:
+               rank: bool = True, keep_candidates: bool = False, include_archived: bool = False,
+               abstracts: bool = True) -> Recollection:
         """The memories worth putting in context for `query`, ranked, with their structure.
 
         `asker`: who asks, whose "I" and "my" the question means; `token_budget`: trim the
         memories to fit; `channels`, `neighbours`, `rank`: leave parts of recall out (ablations);
-        `keep_candidates`: keep the ranker's input (to fit a ranker)."""
+        `keep_candidates`: keep the ranker's input (to fit a ranker); `include_archived`: archived
+        memories too (`maintain`); `abstracts`: False leaves out what abstract memories lend
+        their members (`abstracts`)."""
         return recall(self.store, self.models, query, user=user, k=k, token_budget=token_budget, asker=asker,
-                      channels=channels, neighbours=neighbours, rank=rank, keep_candidates=keep_candidates)
+                      channels=channels, neighbours=neighbours, rank=rank, keep_candidates=keep_candidates,
+                      include_archived=include_archived, abstracts=abstracts)
+
+    def maintain(self, user: str | None = None, *, now: datetime | None = None,
+                 dry_run: bool = False) -> lifecycle.Maintained:
+        """Move every user's memories (or `user`'s) through active, warm, cold and archived by
+        the rule in graphmem/lifecycle.py, as of `now` (default: now); `dry_run` only counts.
+        Archived memories leave recall and are never deleted. Idempotent."""
+        return lifecycle.maintain(self.store, user, now, dry_run)
 
     def close(self) -> None:
+        try:
+            lifecycle.flush_accesses(self.store)
+        except GraphmemError as exc:  # closing goes on: the counts are a hint, not memory
+            logging.getLogger(__name__).warning("recall accesses not written on close: %s", exc)
         self.store.close()
 
     def __enter__(self) -> "Memory":

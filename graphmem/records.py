@@ -4,7 +4,7 @@ user's conversations. Only complete memories are shown, as recall shows them."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Iterator
 
 from .errors import InputError
@@ -13,6 +13,7 @@ from .simplex import normalise, to_epoch
 from .store import Store
 
 PAGE = 100  # memories per page when no limit is given
+STATES = ("active", "warm", "cold", "archived")  # a memory's lifecycle states (graphmem/lifecycle.py)
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,14 @@ class StoredMemory:
     source_id: str | None
     message_id: str | None
     entities: list[str] = field(default_factory=list)
+    state: str = "active"  # active, warm, cold or archived (graphmem/lifecycle.py)
+    accesses: int = 0  # times recall returned it (written in batches)
+    last_accessed: datetime | None = None
 
     def to_dict(self) -> dict:
         out = asdict(self)
         out["date"] = self.date.isoformat() if self.date else None
+        out["last_accessed"] = self.last_accessed.isoformat() if self.last_accessed else None
         return out
 
 
@@ -52,7 +57,8 @@ class Conversation:
 def _memory(user: str, row: dict) -> StoredMemory:
     return StoredMemory(row["id"], user, row["conversation"], row["session"], row["speaker"], row["text"],
                         _date(row["date"]), row["position"], row["source_id"], row["message_id"],
-                        sorted(row["entities"] or []))
+                        sorted(row["entities"] or []), row["state"] or "active", int(row["accesses"] or 0),
+                        datetime.fromtimestamp(row["last_accessed"], timezone.utc) if row["last_accessed"] else None)
 
 
 def _date(text: str | None) -> datetime | None:
@@ -66,9 +72,12 @@ def entity_vids(store: Store, user: str, name: str) -> list[int]:
 
 def memories(store: Store, user: str, *, conversation: str | None = None, speaker: str | None = None,
              since: datetime | None = None, until: datetime | None = None, entity: str | None = None,
-             limit: int | None = PAGE, after: str | None = None) -> list[StoredMemory]:
-    """One page of `user`'s memories, oldest first; `after`: the last id of the page before."""
+             limit: int | None = PAGE, after: str | None = None, state: str | None = None) -> list[StoredMemory]:
+    """One page of `user`'s memories, oldest first; `after`: the last id of the page before;
+    `state`: only those in this lifecycle state."""
     check_user(user)
+    if state is not None and state not in STATES:
+        raise InputError(f"state must be one of {', '.join(STATES)}, not {state!r}")
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
         raise InputError(f"limit must be a positive integer, not {limit!r}")
     vids = entity_vids(store, user, entity) if entity is not None else None
@@ -76,7 +85,7 @@ def memories(store: Store, user: str, *, conversation: str | None = None, speake
         return []
     rows = store.run("list_memories", user_id=user, conversation=conversation, speaker=speaker,
                      since=to_epoch(since) if since else None, until=to_epoch(until) if until else None,
-                     vids=vids, after=after, limit=limit if limit is not None else 2**31 - 1)
+                     vids=vids, after=after, limit=limit if limit is not None else 2**31 - 1, state=state)
     return [_memory(user, row) for row in rows]
 
 

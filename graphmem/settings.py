@@ -51,6 +51,16 @@ class Settings:
     recall_ranker: str = "default"
     rerank_model: str = ""  # a cross-encoder (directory or cached name) that reorders the fused top; "" = off
     recall_neighbour_share: float = 0.6  # share of a top memory's score its session neighbours inherit (0: off)
+    # lifecycle (graphmem/lifecycle.py says the rule): days of disuse, stretched by use, after
+    # which a memory turns warm, cold, archived; a superseded memory's disuse counts this many times over
+    lifecycle_warm_days: float = 14.0
+    lifecycle_cold_days: float = 60.0
+    lifecycle_archive_days: float = 365.0
+    lifecycle_superseded_speedup: float = 4.0
+    # recall counts the memories it returns in a buffer, written when it holds this many or is this old
+    count_accesses: bool = True
+    access_flush_size: int = 256
+    access_flush_seconds: float = 10.0
 
     def __post_init__(self):
         object.__setattr__(self, "home", Path(self.home).expanduser())  # accept str paths too
@@ -91,6 +101,12 @@ class Settings:
             raise ConfigError("aof_fsync must be one of always, everysec, no")
         if not self.server_idle_stop >= 0:  # NaN too
             raise ConfigError("server_idle_stop must be 0 (never) or a number of seconds")
+        if not 0 < self.lifecycle_warm_days <= self.lifecycle_cold_days <= self.lifecycle_archive_days:  # NaN too
+            raise ConfigError("lifecycle days must be positive and in order: warm <= cold <= archive")
+        if not self.lifecycle_superseded_speedup >= 1:
+            raise ConfigError("lifecycle_superseded_speedup must be at least 1")
+        if self.access_flush_size < 1 or not self.access_flush_seconds >= 0:
+            raise ConfigError("access_flush_size must be at least 1 and access_flush_seconds at least 0")
 
 
 def _parse(name: str, raw: str, type_: str):

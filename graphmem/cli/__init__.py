@@ -14,6 +14,7 @@ from .bench import COMMANDS as BENCH
 from .common import group_uri_option
 from .db import COMMANDS as DB
 from .ingest import COMMANDS as INGEST
+from .maintain import COMMANDS as MAINTAIN
 from .memories import COMMANDS as MEMORIES
 from .recall import COMMANDS as RECALL
 from .simplex import COMMANDS as SIMPLEX
@@ -39,7 +40,7 @@ def main() -> None:
     logging.getLogger("neo4j").setLevel(logging.CRITICAL)
 
 
-for _command in (*SIMPLEX, *INGEST, *MEMORIES, *RECALL, *TRANSFER, *DB, *BENCH):
+for _command in (*SIMPLEX, *INGEST, *MEMORIES, *MAINTAIN, *RECALL, *TRANSFER, *DB, *BENCH):
     main.add_command(_command)
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
@@ -14,7 +15,7 @@ import click
 from rich.console import Console
 
 from ..drivers import NEO4J_SCHEMES
-from ..errors import GraphmemError
+from ..errors import GraphmemError, InputError
 from ..memory import Memory
 from ..settings import Settings
 
@@ -137,6 +138,17 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
         click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     else:
         render(data)
+
+
+def parse_time(value: str | None, option: str) -> datetime | None:
+    """A time given on the command line (ISO; UTC when it names no zone), or None."""
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(f"{option} takes an ISO date or time (2023-05-08, 2023-05-08T13:56+02:00), not {value!r}")
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def parse_vertices(values: tuple[str, ...]) -> list[int | str]:

@@ -5,23 +5,12 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime, timezone
 
 import click
 from rich.table import Table
 
-from ..errors import InputError
-from .common import console, emit, friendly_errors, json_option, open_memory, uri_option, user_command
-
-
-def _when(value: str | None, option: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise InputError(f"{option} takes an ISO date or time (2023-05-08, 2023-05-08T13:56+02:00), not {value!r}")
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+from ..records import STATES
+from .common import console, emit, friendly_errors, json_option, open_memory, parse_time, uri_option, user_command
 
 
 @click.command("add")
@@ -53,7 +42,7 @@ def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_js
     else:
         messages = [(speaker, text)]
     mem = open_memory(ctx)
-    summary = mem.add(messages, user=user, conversation=conversation, at=_when(at, "--at"))
+    summary = mem.add(messages, user=user, conversation=conversation, at=parse_time(at, "--at"))
     emit(summary.to_dict(), as_json, lambda d: console.print(
         f"added {d['memories_added']} of {d['turns']} messages to {user}'s conversation {conversation!r}",
         markup=False))
@@ -62,10 +51,11 @@ def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_js
 def _memories_table(rows: list[dict], title: str) -> None:
     table = Table(title=title)
     table.add_column("id", no_wrap=True, min_width=20)
-    for column in ("conversation", "date", "speaker", "memory"):
+    for column in ("conversation", "date", "speaker", "memory", "state"):
         table.add_column(column)
     for m in rows:
-        table.add_row(m["id"], m["conversation"] or "", (m["date"] or "")[:16].replace("T", " "), m["speaker"], m["text"])
+        table.add_row(m["id"], m["conversation"] or "", (m["date"] or "")[:16].replace("T", " "), m["speaker"], m["text"],
+                      m["state"])
     console.print(table)
 
 
@@ -77,16 +67,18 @@ def _memories_table(rows: list[dict], title: str) -> None:
 @click.option("--until", default=None, help="Only before this time (ISO).")
 @click.option("--limit", default=20, show_default=True, type=int, help="Memories per page.")
 @click.option("--after", default=None, metavar="ID", help="The page after this memory id (the last one shown).")
+@click.option("--state", type=click.Choice(STATES), default=None,
+              help="Only memories in this lifecycle state (archived: those recall leaves out).")
 @user_command
-def list_command(ctx, conversation, speaker, entity, since, until, limit, after, user, as_json):
+def list_command(ctx, conversation, speaker, entity, since, until, limit, after, state, user, as_json):
     """List the stored memories, oldest first, a page at a time.
 
     \b
     Example:  graphmem list --user sam --entity Berlin
     """
     mem = open_memory(ctx)
-    page = mem.memories(user, conversation=conversation, speaker=speaker, entity=entity, since=_when(since, "--since"),
-                        until=_when(until, "--until"), limit=limit, after=after)
+    page = mem.memories(user, conversation=conversation, speaker=speaker, entity=entity, since=parse_time(since, "--since"),
+                        until=parse_time(until, "--until"), limit=limit, after=after, state=state)
     rows = [m.to_dict() for m in page]
 
     def render(rows: list[dict]) -> None:
@@ -175,7 +167,7 @@ def forget_command(ctx, memory_ids, conversation, entity, before, everything, ye
         click.confirm(f"Forget everything of {user!r}?", abort=True)
     mem = open_memory(ctx)
     done = mem.forget(user, memories=list(memory_ids) or None, conversation=conversation, entity=entity,
-                      before=_when(before, "--before"), everything=everything)
+                      before=parse_time(before, "--before"), everything=everything)
     emit(done.to_dict(), as_json, lambda d: console.print(
         f"forgot {d['memories']} memories of {user}" + (f" ({d['nodes']} nodes)" if d["nodes"] else
                                                         f"; {d['entities']} entities and {d['simplices']} simplices "

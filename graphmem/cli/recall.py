@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from .common import console, emit, open_memory, user_command
 
@@ -16,8 +17,9 @@ asker_option = click.option("--as", "asker", metavar="SPEAKER", default=None,
 @click.option("--k", "-k", default=10, show_default=True, help="How many memories.")
 @click.option("--budget", type=int, default=None, help="Trim to fit this many tokens of context.")
 @asker_option
+@click.option("--include-archived", is_flag=True, help="Archived memories too (graphmem maintain archives them).")
 @user_command
-def recall_command(ctx, query, k, budget, asker, user, as_json):
+def recall_command(ctx, query, k, budget, asker, include_archived, user, as_json):
     """The memories worth putting in context for QUERY, ranked, with the channels that found each.
 
     \b
@@ -25,7 +27,7 @@ def recall_command(ctx, query, k, budget, asker, user, as_json):
     """
     mem = open_memory(ctx)
     mem.models.embedder(), mem.models.nlp()  # loaded first, so the time printed is the recall's own
-    result = mem.recall(query, user=user, k=k, token_budget=budget, asker=asker)
+    result = mem.recall(query, user=user, k=k, token_budget=budget, asker=asker, include_archived=include_archived)
 
     def render(d: dict) -> None:
         a = d["analysis"]
@@ -56,8 +58,9 @@ def recall_command(ctx, query, k, budget, asker, user, as_json):
 @asker_option
 @user_command
 def gaps_command(ctx, query, asker, user, as_json):
-    """Knowledge gaps around QUERY: entities it names that were never seen together, and faces
-    implied by what was seen but never observed themselves.
+    """Knowledge gaps around QUERY, real holes first, each as a question to ask: names memory
+    does not know, entities it names never seen together, and entities seen together only
+    inside a larger observation (not a hole).
 
     \b
     Example:  graphmem gaps "Did Caroline and Melanie ever go to Paris?" --user demo
@@ -68,18 +71,21 @@ def gaps_command(ctx, query, asker, user, as_json):
         console.print(f"entities: {', '.join(d['entities']) or 'none matched'}", markup=False)
         render_gaps(d["gaps"])
 
-    emit({"entities": [e.name for e in result.analysis.entities], "gaps": result.gaps}, as_json, render)
+    emit({"entities": [e.name for e in result.analysis.entities], "gaps": [g.to_dict() for g in result.gaps]},
+         as_json, render)
 
 
 def render_gaps(found: list[dict]) -> None:
     if not found:
         console.print("no gaps among the matched entities")
         return
-    table = Table(title=f"{len(found)} gaps")
-    table.add_column("entities")
+    holes = sum(g["hole"] for g in found)
+    table = Table(title=f"{len(found)} gaps, {holes} of them holes")
+    table.add_column("ask")
     table.add_column("gap")
     for g in found:
-        table.add_row(", ".join(g["vertices"]), g["gap"])
+        # Text, not markup: names and questions are user text; a seen-together set is dimmed
+        table.add_row(Text(g["question"]), Text(f"{g['kind']}: {g['meaning']}", style="" if g["hole"] else "dim"))
     console.print(table)
 
 

@@ -5,29 +5,31 @@ rerank, token budget) with its structure (the query-induced subcomplex and its g
 from __future__ import annotations
 
 import time
-from itertools import combinations
 from typing import Sequence
 
 from ..complex import Complex
 from ..errors import InputError
+from ..lifecycle import note_recalled
 from ..models import Models
 from ..simplex import Simplex, from_epoch
 from ..store import Store
 from .analysis import Analysis, analyse
 from .channels import CHANNELS, REGISTRY, Ask, Cosines, cosines_of
+from .gaps import Gap, find_gaps
 from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
 from .results import Recalled, Recollection, trim_to_budget
-from .tuning import (DEPTH, GAP_ENTITIES, NEIGHBOURS_OF, POOL_FUSED, POOL_PER_CHANNEL, RERANK_POOL,
-                     SCORE_DECIMALS)
+from .tuning import (ABSTRACT_LEAST, ABSTRACT_SHARE, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
+                     POOL_LENT, POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
 
 
 def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
            asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True, rank: bool = True,
-           keep_candidates: bool = False) -> Recollection:
+           keep_candidates: bool = False, include_archived: bool = False, abstracts: bool = True) -> Recollection:
     """`asker`: the speaker who asks, whose "I" and "my" the question means ("Where did I adopt
     my dog?" asked by Alice); `neighbours`, `rank`: False leaves out the neighbours'
     inheritance, the ranker (fused order, as with recall_ranker "off"); `keep_candidates` keeps
-    the ranker's input."""
+    the ranker's input; `include_archived`: archived memories (graphmem/lifecycle.py) too;
+    `abstracts`: False leaves out what abstracts lend their members (graphmem/consolidation.py)."""
     if not isinstance(query, str) or not query.strip():
         raise InputError("a recall query must be non-empty text")
     if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
@@ -67,7 +69,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     weights = settings.recall_weights.get(analysis.type, {})
     fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, settings.recall_rrf_k)
     share = settings.recall_neighbour_share if neighbours else 0.0
-    candidates = gather(store, user, analysis, rankings, fused, cosines, k, share)
+    candidates = gather(store, user, analysis, rankings, fused, cosines, k, share, include_archived, abstracts)
     best = order(candidates, ranker)
     top = best[:k * (RERANK_POOL if settings.rerank_model else 1)]
     where = {uid: i for i, uid in enumerate(candidates.uids)}
@@ -89,9 +91,10 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
         memories = trim_to_budget(memories, token_budget)
     subcomplex, gaps = structure(cx, analysis, simplices)
     _lap(clock, "structure", t0)
+    note_recalled(store, user, [m.uid for m in memories])  # an append; written in batches
     clock["total"] = round((time.perf_counter() - started) * 1000, 2)
     return Recollection(query, user, analysis, memories, subcomplex, gaps, analysis.notes, clock,
-                        candidates if keep_candidates else None)
+                        candidates if keep_candidates else None, abstracts=candidates.abstracts)
 
 
 def _lap(clock: dict[str, float], name: str, since: float) -> None:
@@ -116,13 +119,20 @@ def fuse(rankings: dict[str, list[str]], weights: dict[str, float], rrf_k: int =
 
 
 def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]], fused: dict[str, float],
-           cosines: dict[str, Cosines], k: int, share: float) -> Candidates:
+           cosines: dict[str, Cosines], k: int, share: float, include_archived: bool = False,
+           abstracts: bool = True) -> Candidates:
     """The candidates the ranker orders (the fused top, each channel's top, the session
-    neighbours of the fused top) with their features."""
+    neighbours of the fused top, the members of abstracts that hold several of it) with their
+    features; archived memories only when
+    `include_archived` (recall_candidates.cypher leaves them out, whichever channel found them)."""
     by_fused = _best_first(fused)
     pool = list(dict.fromkeys(by_fused[:max(POOL_FUSED, k)]
                               + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
-    rows = store.run("recall_candidates", user_id=user, uids=pool) if pool else []
+    lent, lenders = lend(store, user, by_fused, fused) if abstracts else ({}, [])
+    pool = list(dict.fromkeys(pool + sorted(lent, key=lambda uid: (-round(lent[uid], SCORE_DECIMALS), uid))[:POOL_LENT]))
+    rows = store.run("recall_candidates", user_id=user, uids=pool, include_archived=include_archived) if pool else []
+    kept = {r["uid"] for r in rows}
+    pool = [uid for uid in pool if uid in kept]
     # a neighbour is [uid, speaker, text, words, whether it comes before] (recall_candidates.cypher)
     said = {r["uid"]: Said.of(r["speaker"], r["text"], r["words"], opens=not any(n[4] for n in r["neighbours"]))
             for r in rows}
@@ -141,8 +151,32 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     if unscored:
         cosines = {**cosines, **cosines_of(store.run("recall_similarity", user_id=user, uids=unscored,
                                                      vector=a.vector, topic=a.topic_vector))}
-    return candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
-                              set(a.persons()))
+    candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
+                                    set(a.persons()), lent)
+    candidates.abstracts = lenders
+    return candidates
+
+
+def lend(store: Store, user: str, by_fused: list[str], fused: dict[str, float]) -> tuple[dict[str, float], list[dict]]:
+    """What the abstracts holding several of the fused top lend their members (each member the
+    best share any of its abstracts lends), and those abstracts, the strongest first."""
+    top = by_fused[:ABSTRACTS_OF]
+    rows = store.run("recall_abstracts", user_id=user, uids=top, least=ABSTRACT_LEAST) if top else []
+    lent: dict[str, float] = {}
+    strength = {}
+    for row in rows:
+        strength[row["key"]] = sum(fused[uid] for uid in row["held"])
+        for uid in row["members"]:
+            lent[uid] = max(lent.get(uid, 0.0), strength[row["key"]] * ABSTRACT_SHARE)
+    shown = sorted(rows, key=lambda r: (-round(strength[r["key"]], SCORE_DECIMALS), r["key"]))[:ABSTRACTS_SHOWN]
+    return lent, [{"key": r["key"], "text": r["text"], "entities": list(r["entities"] or []),
+                   "first_seen": _iso(r["first_seen"]), "last_seen": _iso(r["last_seen"]), "size": r["size"],
+                   "held": sorted(r["held"]), "members": sorted(r["members"])} for r in shown]
+
+
+def _iso(epoch: float | None) -> str | None:
+    moment = from_epoch(epoch)
+    return moment.isoformat() if moment else None
 
 
 def order(candidates: Candidates, ranker: Ranker | None) -> list[tuple[str, float]]:
@@ -181,21 +215,9 @@ def rerank(model, query: str, memories: list[Recalled]) -> list[Recalled]:
     return [memories[i] for i in sorted(range(len(memories)), key=lambda i: (-float(scores[i]), memories[i].uid))]
 
 
-def structure(cx: Complex, a: Analysis, rows: list[dict]) -> tuple[list[Simplex], list[dict]]:
-    """The retrieved simplices and the gaps over the matched vertices: faces implied by stored
-    simplices but never observed, and pairs of matched entities never seen together."""
-    names = {e.vid: e.name for e in a.entities}
+def structure(cx: Complex, a: Analysis, rows: list[dict]) -> tuple[list[Simplex], list[Gap]]:
+    """The retrieved simplices and the gaps around the question, ranked, each with a question
+    the agent could ask (gaps.py)."""
     shown = rows[:DEPTH]
     every = cx.names_of(sorted({v for r in shown for v in r["path"]}))  # one lookup for all rows
-    subcomplex = [Simplex.from_row(r, names=every) for r in shown]
-    vids = sorted(names)
-    gaps: list[dict] = [{"vertices": [name], "vids": [], "gap": "unknown: no such entity in memory"}
-                        for name in a.unknown]
-    if len(vids) >= 2:
-        together = {pair for r in rows for pair in combinations(sorted(set(r["path"]) & set(vids)), 2)}
-        for pair in combinations(vids, 2):
-            if pair not in together:
-                gaps.append({"vertices": [names[v] for v in pair], "vids": list(pair), "gap": "never seen together"})
-        if len(vids) <= GAP_ENTITIES:
-            gaps += [{**f.to_dict(), "gap": "implied, never observed"} for f in cx.gaps(vids)]
-    return subcomplex, gaps
+    return [Simplex.from_row(r, names=every) for r in shown], find_gaps(cx, a)

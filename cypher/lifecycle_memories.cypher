@@ -1,0 +1,13 @@
+// lifecycle_memories: one page of the user's complete memories, in order of their uid after
+// $after (null: from the first), with what the lifecycle rule weighs (graphmem/lifecycle.py):
+// when each was said, its accesses, its state, and whether a newer memory supersedes it.
+// params: user_id, after, limit
+// mode: read
+MATCH (m:Memory {user_id: $user_id})
+WHERE m.complete = true AND ($after IS NULL OR m.uid > $after)
+WITH m ORDER BY m.uid
+LIMIT $limit
+RETURN m.uid AS uid, m.observed_at AS said_at, m.last_accessed AS last_accessed,
+       coalesce(m.accesses, 0) AS accesses, m.state AS state,
+       size([(m)<-[:SUPERSEDES]-(newer:Memory {user_id: $user_id}) | newer.uid]) > 0 AS superseded
+ORDER BY uid
