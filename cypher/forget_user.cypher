@@ -4,6 +4,7 @@
 // params: user_id, batch
 // mode: write
 MATCH (n:Sentence {user_id: $user_id}) WITH n LIMIT $batch DETACH DELETE n RETURN 'Sentence' AS label, count(*) AS deleted;
+MATCH (n:Abstract {user_id: $user_id}) WITH n LIMIT $batch DETACH DELETE n RETURN 'Abstract' AS label, count(*) AS deleted;
 MATCH (n:Memory {user_id: $user_id}) WITH n LIMIT $batch DETACH DELETE n RETURN 'Memory' AS label, count(*) AS deleted;
 MATCH (n:Term {user_id: $user_id}) WITH n LIMIT $batch DETACH DELETE n RETURN 'Term' AS label, count(*) AS deleted;
 MATCH (n:SimplexNode {user_id: $user_id}) WITH n LIMIT $batch DETACH DELETE n RETURN 'SimplexNode' AS label, count(*) AS deleted;

@@ -15,6 +15,7 @@ CREATE CONSTRAINT memory_uid IF NOT EXISTS FOR (m:Memory) REQUIRE (m.user_id, m.
 CREATE CONSTRAINT session_id IF NOT EXISTS FOR (s:Session) REQUIRE (s.user_id, s.id) IS UNIQUE;
 CREATE CONSTRAINT simplex_key IF NOT EXISTS FOR (n:SimplexNode) REQUIRE (n.user_id, n.key) IS UNIQUE;
 CREATE CONSTRAINT term_word IF NOT EXISTS FOR (t:Term) REQUIRE (t.user_id, t.word) IS UNIQUE;
+CREATE CONSTRAINT abstract_key IF NOT EXISTS FOR (a:Abstract) REQUIRE (a.user_id, a.key) IS UNIQUE;
 CREATE INDEX simplex_label IF NOT EXISTS FOR (n:SimplexNode) ON (n.user_id, n.vertex);
 CREATE INDEX simplex_ring_head IF NOT EXISTS FOR (n:SimplexNode) ON (n.user_id, n.ring_head);
 CREATE INDEX memory_session IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.session);

@@ -20,6 +20,8 @@ CREATE INDEX FOR (s:Session) ON (s.id);
 CREATE INDEX FOR (t:Term) ON (t.user_id);
 CREATE INDEX FOR (t:Term) ON (t.word);
 CREATE INDEX FOR (n:SimplexNode) ON (n.user_id);
+CREATE INDEX FOR (a:Abstract) ON (a.user_id);
+CREATE INDEX FOR (a:Abstract) ON (a.key);
 CREATE INDEX FOR (n:SimplexNode) ON (n.key);
 CREATE INDEX FOR (n:SimplexNode) ON (n.vertex);
 CREATE INDEX FOR (n:SimplexNode) ON (n.ring_head);

@@ -25,6 +25,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .complex import Complex
+from .consolidation import mark_stale, refresh
 from .simplex import normalise
 from .store import Store
 
@@ -73,6 +74,8 @@ def forget_memories(store: Store, cx: Complex, uids: Sequence[str], embed: Embed
         for row in store.run("mark_forgetting", user_id=user, uids=list(uids[i:i + BATCH])):
             out.sessions.add(row["session"])
             touched.update(row["vids"] or [])
+    for i in range(0, len(uids), BATCH):  # while their links to the abstracts they belong to exist
+        mark_stale(store, user, list(uids[i:i + BATCH]))
     if not out.sessions:
         return out
     for i in range(0, len(uids), BATCH):
@@ -92,6 +95,7 @@ def forget_memories(store: Store, cx: Complex, uids: Sequence[str], embed: Embed
         out.memories += int(gone["memories"] or 0)
         out.sentences += int(gone["sentences"] or 0)
     store.run("count_memories", user_id=user, force=True)
+    refresh(store, user)  # the abstracts they belonged to, derived from the memories left
     cx.clear_cache()
     out.seconds = time.perf_counter() - started
     return out

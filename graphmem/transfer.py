@@ -15,7 +15,8 @@ every property it has (vectors as lists of floats), then every relationship betw
 Node numbers hold within one file only. Nodes are read page by page in the order of their
 natural keys (KEYS), with every property, so properties added to the data model travel without
 a change here; a label or relationship type this module does not know is refused by name, on
-export and on import, rather than left behind.
+export and on import, rather than left behind. Abstracts (graphmem/consolidation.py) are derived
+from the memories: they are not exported, and an import derives them again.
 
 An import validates the whole file before it writes anything (one line naming file and line
 on the first problem), then merges every node on its natural key and every relationship
@@ -44,6 +45,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Union
 
+from .consolidation import consolidate
 from .errors import GraphmemError, InputError, UnknownUser
 from .ingest.lease import UserLease
 from .keys import check_user
@@ -92,6 +94,8 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
 # and what it leaves for the next one (whether it finished, the name of the entity catalogue a
 # process may keep a copy of), the time of the last write, an import's mark. Neither exported
 # nor imported: an export is a function of the memory alone.
+# Derived state, rebuilt from the memories after an import (graphmem/consolidation.py): not exported.
+DERIVED = ("Abstract",)
 LOCAL = {"User": frozenset({"lease", "lease_until", "unfinished", "catalog", "touched_at", "importing"})}
 
 Progress = Callable[[str, int, int], None]  # (what: "nodes" or "relationships", done, total)
@@ -191,6 +195,8 @@ def _counts(store: Store, user: str) -> dict[str, tuple[int, int]]:
     counts: dict[str, tuple[int, int]] = {}
     for row in store.run("export_counts", user_id=user):
         labels = row["labels"]
+        if labels == list(DERIVED):
+            continue
         if len(labels) != 1 or labels[0] not in KEYS:
             raise GraphmemError(f"user {user!r} holds {row['nodes']} nodes labelled {':'.join(labels) or '(none)'}, "
                                 f"which graphmem.transfer does not know how to export (it knows {', '.join(KEYS)})")
@@ -308,6 +314,7 @@ def import_(store: Store, file: Source, *, user: str | None = None, replace: boo
             store.run("import_nodes", user_id=target, nodes=users)
             summary.nodes += len(users)
             store.run("import_end", user_id=target)
+            consolidate(store, target)  # derived state does not travel: rebuilt from the memories
             lease.settle(None)  # a catalogue no process holds a copy of
     if progress:
         progress("done", total, total)

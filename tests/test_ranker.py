@@ -55,7 +55,7 @@ def test_features_of_a_candidate():
 def test_reasons_group_features_by_what_they_tell():
     assert [reason_of(f) for f in feature_names(["semantic", "temporal"])] == [
         "semantic", "semantic", "temporal", "temporal", "fusion", "fusion", "neighbours"] + ["semantic"] * 4 + [
-        "speaker", "speaker"] + ["content"] * 4
+        "speaker", "speaker"] + ["content"] * 4 + ["abstracts"]
     assert reason_of("x") == "x"
 
 

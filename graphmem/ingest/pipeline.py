@@ -14,6 +14,7 @@ from typing import Callable, Sequence, Union
 import numpy as np
 
 from ..complex import Complex
+from ..consolidation import consolidate
 from ..errors import InputError
 from ..forgetting import forget_memories, leftovers
 from ..models import Embedder, Models
@@ -128,6 +129,8 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     if lease is not None and summary.turns:
         lease.renew()
         finish(store, cx, sessions, began, summary, clock, prune=lease.unfinished)
+        with clock("consolidation"):  # the groups the new memories joined, and those a forget left stale
+            consolidate(store, user, [uid for uid in summary.memory_ids if uid not in known])
         lease.settle(lease.token)  # the catalogue is now what `resolver` holds
         _CATALOGS.setdefault(store, {})[user] = (lease.token, resolver)
 

@@ -4,7 +4,7 @@ Reciprocal rank fusion keeps only each channel's ranks. The ranker also sees how
 cosines with the question and with its topic (its whole turn's, its best sentence's) are from the candidates' best,
 whether its speaker is a person the question names, how much better than it its session
 neighbours fared (an answer is often the reply to the turn that
-matched), and what kind of turn it is (`Said`: long, a question, a session's opener, about a
+matched) and the other members of an abstract it belongs to (graphmem/consolidation.py), and what kind of turn it is (`Said`: long, a question, a session's opener, about a
 recent past), and weighs it all with coefficients fit by logistic regression
 (`fit`) on labelled questions. Linear, so every score is a sum of named contributions
 (`Ranker.explain`). The packaged weights (`ranker.json`) were fit on the LoCoMo development
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -31,13 +31,13 @@ COSINES = ("cosine", "sentence", "topic", "topic_sentence")  # channels.Cosines,
 def feature_names(channels: Sequence[str]) -> list[str]:
     per_channel = [f"{c}{suffix}" for c in channels for suffix in ("_rank", "_top")]
     return per_channel + ["fused", "fused_with_neighbours", "neighbour_lift", *(f"{c}_gap" for c in COSINES),
-                          "speaker_named", "speaker_not_named", "wordy", "asks", "opens", "recent"]
+                          "speaker_named", "speaker_not_named", "wordy", "asks", "opens", "recent", "abstract_lift"]
 
 
 # What a feature tells a reader, when it explains a ranking: a channel's rank features speak for
 # that channel, and complementary features for one idea.
 REASONS = {**{f"{c}_gap": "semantic" for c in COSINES}, "fused": "fusion", "fused_with_neighbours": "fusion",
-           "neighbour_lift": "neighbours", "speaker_named": "speaker", "speaker_not_named": "speaker",
+           "neighbour_lift": "neighbours", "abstract_lift": "abstracts", "speaker_named": "speaker", "speaker_not_named": "speaker",
            **{name: "content" for name in ("wordy", "asks", "opens", "recent")}}
 
 
@@ -78,14 +78,18 @@ class Candidates:
     uids: list[str]
     names: list[str]
     matrix: np.ndarray  # one row per uid, one column per name
+    abstracts: list[dict] = field(default_factory=list)  # those that lent their members a share
 
 
 def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: Mapping[str, Sequence[str]],
                        fused: Mapping[str, float], with_neighbours: Mapping[str, float],
                        neighbours: Mapping[str, Sequence[str]], cosines: Mapping[str, Sequence[float]],
-                       said: Mapping[str, Said], persons: set[str]) -> Candidates:
+                       said: Mapping[str, Said], persons: set[str],
+                       lent: Mapping[str, float] | None = None) -> Candidates:
     """`neighbours` maps a memory to its session neighbours (the relation is symmetric);
-    `persons` are the names of the people the question names."""
+    `persons` are the names of the people the question names; `lent`: the share of the fused
+    score an abstract lends its members (recall/pipeline.py `lend`)."""
+    lent = lent or {}
     unknown = Said()
     ranks = {c: {uid: i for i, uid in enumerate(rankings.get(c, ()), start=1)} for c in channels}
     top_fused = max(fused.values(), default=0.0) or 1.0
@@ -109,7 +113,8 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
                 1.0 if persons and turn.speaker in persons else 0.0,
                 1.0 if persons and turn.speaker not in persons else 0.0,
                 min(1.0, np.log1p(turn.words) / np.log1p(WORDS_FULL)), float(turn.asks), float(turn.opens),
-                float(turn.recent)]
+                float(turn.recent),
+                max(0.0, lent.get(uid, 0.0) - own) / top_fused]  # an abstract's other members did better
         rows.append(row)
     names = feature_names(channels)
     return Candidates(list(uids), names, np.asarray(rows, dtype=float).reshape(len(rows), len(names)))

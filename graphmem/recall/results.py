@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..simplex import Simplex
 from .analysis import Analysis
+from .gaps import Gap
 from .ranker import Candidates
 from .tuning import CHARS_PER_TOKEN
 
@@ -41,10 +42,13 @@ class Recollection:
     analysis: Analysis
     memories: list[Recalled]
     subcomplex: list[Simplex]
-    gaps: list[dict]  # faces implied but never observed, and pairs never seen together
+    gaps: list[Gap]  # what memory lacks around the question, best first, each with a question to ask
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     candidates: Candidates | None = None  # the ranker's input, when asked for (to fit a ranker)
+    # the abstract memories that lent their members a share (several of the top were theirs):
+    # {key, text, entities, first_seen, last_seen, size, held: the top they hold, members}
+    abstracts: list[dict] = field(default_factory=list)
 
     @property
     def source_ids(self) -> list[str | None]:
@@ -57,8 +61,8 @@ class Recollection:
     def to_dict(self) -> dict:
         return {"query": self.query, "user": self.user, "analysis": self.analysis.to_dict(),
                 "memories": [asdict(m) for m in self.memories],
-                "subcomplex": [s.to_dict() for s in self.subcomplex], "gaps": self.gaps,
-                "notes": self.notes, "timings_ms": self.timings}
+                "subcomplex": [s.to_dict() for s in self.subcomplex], "gaps": [g.to_dict() for g in self.gaps],
+                "abstracts": self.abstracts, "notes": self.notes, "timings_ms": self.timings}
 
 
 def tokens(memory: Recalled) -> int:

@@ -54,6 +54,11 @@ SPEAKER_PRIOR = 0.05
 # that matched: those neighbours inherit a share of its fused score). Fixed, not k, so that a
 # memory's score does not depend on how many are asked for.
 POOL_FUSED, POOL_PER_CHANNEL, NEIGHBOURS_OF = 40, 20, 10
+# Abstracts (graphmem/consolidation.py) that hold at least ABSTRACT_LEAST of the fused top
+# ABSTRACTS_OF lend their other members ABSTRACT_SHARE of the held memories' summed fused score
+# (a broad question's evidence is several memories about one thing, each matching it weakly);
+# the POOL_LENT best lent members join the candidates, and ABSTRACTS_SHOWN lenders the answer.
+ABSTRACTS_OF, ABSTRACT_LEAST, ABSTRACT_SHARE, POOL_LENT, ABSTRACTS_SHOWN = 20, 2, 0.5, 20, 3
 # Scores are sums of floats that backends add in different orders: they are compared at this
 # many decimals, and ties go to the smaller uid, so every backend ranks the same data the same.
 SCORE_DECIMALS = 9
@@ -79,3 +84,17 @@ RERANK_POOL = 3
 CHARS_PER_TOKEN = 4
 # At most this many matched entities get their implied faces enumerated as gaps (2^n faces).
 GAP_ENTITIES = 12
+
+# -- ranking the gaps (gaps.py) -------------------------------------------------------------
+
+# An entity in most memories (a speaker) says little about what a question asks: a gap over it
+# counts this share of one over a specific entity.
+GAP_COMMON_WEIGHT = 0.5
+# A gap holding an entity of the kind the question asks for (a place for "where") is what the
+# question is about: lifted by this much (of at most 1).
+GAP_ANSWER_KIND_BONUS = 0.25
+# Entities seen together only inside a larger observation: inside one session (never in one
+# message) is nearer a hole than inside one turn, where they were said together with others.
+GAP_SESSION_HOLDER_WEIGHT, GAP_TURN_HOLDER_WEIGHT = 1.0, 0.6
+# A gap names at most this many of the other entities it was seen with ("and 4 more").
+GAP_CONTEXT_NAMES = 3

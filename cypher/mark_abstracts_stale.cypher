@@ -1,0 +1,9 @@
+// mark_abstracts_stale: the abstracts the given memories (being forgotten) belong to must be
+// derived again; marked before the memories go, so that an interrupted forget leaves the mark
+// (the link to a deleted memory goes with it) for the next writer to act on.
+// params: user_id, uids
+// mode: write
+UNWIND $uids AS uid
+MATCH (a:Abstract {user_id: $user_id})-[:SUMMARIZES]->(m:Memory {user_id: $user_id, uid: uid})
+SET a.stale = true
+RETURN count(DISTINCT a) AS marked

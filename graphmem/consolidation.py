@@ -1,0 +1,208 @@
+"""Consolidation: episodic memories grouped into abstract memories, extractively, no LLM.
+
+A group is the memories that mention one specific entity within one span of time (a fixed
+bucket of `SPAN_DAYS`, so that a memory's groups follow from the memory alone and an update
+touches only them). A speaker, or an entity in more than COMMON_SHARE of the user's memories,
+says nothing about what its memories share, and a group of more than `MAX_MEMBERS` is too
+broad to summarise: neither is an abstract, nor is a group of fewer than two.
+
+An abstract is an `(:Abstract {user_id, key, vid, bucket, text, entities, first_seen, last_seen,
+size})` node linked `-[:SUMMARIZES]->` to its members. Its own label, not a Memory of kind
+"abstract": it is derived state, rebuildable from the memories at any time, so recall's
+channels, the memory counts (BM25's N), listings, exports and the benchmarks never see it, and
+nothing it does can change what exists. Its text is extractive: the entity, the span, and the
+members' sentences nearest the members' centroid (embedding space), oldest first.
+
+Kept current incrementally: after an ingest, the groups its memories belong to are derived
+again; a forget marks the abstracts of the memories it takes (`mark_stale`, before they go) and
+the next `refresh` derives those again, deleting one left with fewer than two members, so that
+no forgotten sentence stays in an abstract. Deriving a group twice writes the same abstract."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .recall.tuning import COMMON_SHARE
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+# One group's span of time: a fixed bucket, not a sliding window, so that which groups a memory
+# belongs to never depends on the other memories (an update derives only those groups again).
+SPAN_DAYS = 30
+SPAN = SPAN_DAYS * 86400.0
+# More members than this: too broad to summarise or to lend from (and too costly to read).
+MAX_MEMBERS = 40
+# How many central sentences an abstract quotes, and how many co-mentioned entities it names.
+SENTENCES = 3
+ENTITIES = 5
+# Groups derived per statement.
+BATCH = 200
+
+
+@dataclass
+class Abstract:
+    """An abstract memory: what a group of memories that share an entity and a time says."""
+
+    key: str  # "vid:bucket", unique per user
+    text: str
+    entities: list[str]  # the group's entity first, then those its members mention most
+    first_seen: str | None  # ISO times of the oldest and newest member
+    last_seen: str | None
+    size: int
+    members: list[str] = field(default_factory=list)  # memory ids
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_row(cls, row: dict) -> "Abstract":
+        return cls(row["key"], row["text"], list(row["entities"] or []), _iso(row["first_seen"]),
+                   _iso(row["last_seen"]), int(row["size"] or 0), sorted(row["members"] or []))
+
+
+@dataclass
+class Consolidated:
+    """What a consolidation did."""
+
+    groups: int = 0  # derived
+    written: int = 0  # abstracts created or updated
+    deleted: int = 0
+
+
+def consolidate(store: Store, user: str, uids: Sequence[str] | None = None) -> Consolidated:
+    """Derive again the groups the given memories belong to (None: every group of the user's,
+    a rebuild) and those a forget marked stale. The caller holds the user's lease."""
+    every = uids is None
+    groups = {(r["vid"], r["bucket"]) for r in store.run("abstract_groups", user_id=user, uids=list(uids or []),
+                                                         all=every, span=SPAN)}
+    groups |= {(r["vid"], r["bucket"]) for r in store.run("abstracts_to_refresh", user_id=user, all=every)}
+    return derive(store, user, sorted(groups))
+
+
+def refresh(store: Store, user: str) -> Consolidated:
+    """Derive again the abstracts a forget marked stale (after it, or after one interrupted)."""
+    return consolidate(store, user, [])
+
+
+def mark_stale(store: Store, user: str, uids: Sequence[str]) -> None:
+    """Mark the abstracts of memories about to be forgotten, while their links still exist."""
+    if uids:
+        store.run("mark_abstracts_stale", user_id=user, uids=list(uids))
+
+
+def abstracts(store: Store, user: str) -> list[Abstract]:
+    """The user's abstracts, oldest first."""
+    return [Abstract.from_row(r) for r in store.run("list_abstracts", user_id=user)]
+
+
+def derive(store: Store, user: str, groups: Iterable[tuple[int, int]]) -> Consolidated:
+    out = Consolidated()
+    todo = list(groups)
+    if not todo:
+        return out
+    total = _memories(store, user)
+    for i in range(0, len(todo), BATCH):
+        batch = todo[i:i + BATCH]
+        out.groups += len(batch)
+        rows = store.run("abstract_members", user_id=user, max_members=MAX_MEMBERS, groups=[
+            {"key": _key(vid, bucket), "vid": vid, "since": bucket * SPAN, "until": (bucket + 1) * SPAN}
+            for vid, bucket in batch])
+        found = {r["key"]: r for r in rows}
+        names = sorted({r["name"] for r in rows} | {n for r in rows for m in r["members"] for n, _ in m[3]})
+        speakers = {r["name"] for r in store.run("recall_speakers", user_id=user, names=names)} if names else set()
+        keep, drop = [], []
+        for vid, bucket in batch:
+            row = found.get(_key(vid, bucket))
+            if row is None or not _summarisable(row, total, speakers):
+                drop.append(_key(vid, bucket))
+            else:
+                keep.append((vid, bucket, row))
+        if drop:
+            out.deleted += int(store.run("delete_abstracts", user_id=user, keys=drop)[0]["deleted"] or 0)
+        if keep:
+            written = [_abstract(store, user, vid, bucket, row, total, speakers) for vid, bucket, row in keep]
+            store.run("write_abstracts", user_id=user, rows=written)
+            out.written += len(written)
+    log.debug("consolidated %s: %s", user[:12], out)
+    return out
+
+
+def _summarisable(row: dict, total: int, speakers: set[str]) -> bool:
+    size = int(row["size"] or 0)
+    return 2 <= size <= MAX_MEMBERS and row["name"] not in speakers and not _common(row["frequency"], total)
+
+
+def _common(frequency: int | None, total: int) -> bool:
+    """In more than COMMON_SHARE of the user's memories, and in more than a group can hold (in a
+    small memory every entity is in a large share of it; the speakers are told apart by name)."""
+    return (frequency or 0) > max(COMMON_SHARE * total, MAX_MEMBERS)
+
+
+def _abstract(store: Store, user: str, vid: int, bucket: int, row: dict, total: int, speakers: set[str]) -> dict:
+    members = sorted(row["members"], key=lambda m: (m[1], m[0]))  # [uid, observed_at, embedding, [[name, f]]]
+    vectors = np.asarray([m[2] if m[2] is not None else np.zeros(len(_first_vector(members)))
+                          for m in members], dtype=float)
+    centroid = _unit(vectors.mean(axis=0))
+    nearest = np.argsort(-(_units(vectors) @ centroid), kind="stable")[:SENTENCES]
+    central = sorted(int(j) for j in nearest)  # oldest first
+    quoted = {r["uid"]: _central_sentence(r, centroid)
+              for r in store.run("abstract_sentences", user_id=user, uids=[members[j][0] for j in central])}
+    mentioned: dict[str, int] = {}
+    for m in members:
+        for name, frequency in {(n, f) for n, f in m[3]}:
+            if name != row["name"] and name not in speakers and not _common(frequency, total):
+                mentioned[name] = mentioned.get(name, 0) + 1
+    others = sorted(mentioned, key=lambda n: (-mentioned[n], n))[:ENTITIES - 1]
+    first, last = members[0][1], members[-1][1]
+    span = _day(first) if _day(first) == _day(last) else f"{_day(first)} to {_day(last)}"
+    sentences = [quoted[members[j][0]] for j in central if quoted.get(members[j][0])]
+    text = f"{row['name']}, {span}, {len(members)} memories: " + " ".join(sentences)
+    return {"key": _key(vid, bucket), "vid": vid, "bucket": bucket, "text": text, "entities": [row["name"], *others],
+            "first_seen": float(first), "last_seen": float(last), "size": len(members),
+            "members": [m[0] for m in members]}
+
+
+def _first_vector(members: list) -> list:
+    return next((m[2] for m in members if m[2] is not None), [0.0])
+
+
+def _central_sentence(row: dict, centroid: np.ndarray) -> str:
+    sentences = [s for s in row["sentences"] if s and s[2] is not None]
+    if not sentences:
+        text = (row["text"] or "").strip()
+        return f"{row['speaker']}: {text}" if row["speaker"] and text else text
+    best = max(sentences, key=lambda s: (float(_unit(np.asarray(s[2], dtype=float)) @ centroid), -s[0]))
+    return str(best[1]).strip()
+
+
+def _memories(store: Store, user: str) -> int:
+    rows = store.run("user_memories", user_id=user)
+    return int(rows[0]["memories"] or 0) if rows else 0
+
+
+def _key(vid: int, bucket: int) -> str:
+    return f"{vid}:{bucket}"
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+def _units(m: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    return m / np.where(norms > 0, norms, 1.0)
+
+
+def _day(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).date().isoformat()
+
+
+def _iso(epoch: float | None) -> str | None:
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat() if epoch is not None else None

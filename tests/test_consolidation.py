@@ -1,0 +1,146 @@
+"""Consolidation: memories that share an entity within a span of time are summarised in an
+abstract memory (graphmem/consolidation.py), kept current as memories are added and forgotten,
+rebuilt after an import, and lent from at recall. Real embedded FalkorDB, real models."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timezone
+
+from graphmem import Memory
+from graphmem.recall.ranker import candidate_features
+
+CHAT = """## 8 May 2023
+Alice: I adopted a puppy named Rex from the shelter in Lisbon.
+Bob: That's lovely! My daughter Emma plays the violin every evening.
+Alice: Rex chewed my favourite zanzibarian slippers yesterday.
+Bob: Emma and Rex should meet in Lisbon someday.
+
+## 12 May 2023
+Alice: I started pottery classes with Carol last week.
+Bob: I finally visited Tokyo with Emma.
+Alice: Carol made a blue vase in pottery class.
+Bob: Emma wants to learn pottery from Carol next month.
+"""
+
+
+def _user() -> str:
+    return f"consolidation-{uuid.uuid4().hex[:10]}"
+
+
+def _ingest(mem: Memory, tmp_path, text: str = CHAT) -> str:
+    user = _user()
+    path = tmp_path / f"{user}.txt"
+    path.write_text(text)
+    mem.ingest(path, user=user)
+    return user
+
+
+def _about(mem: Memory, user: str, entity: str):
+    found = [a for a in mem.abstracts(user) if a.entities[0] == entity]
+    assert len(found) <= 1, found
+    return found[0] if found else None
+
+
+def _texts(mem: Memory, user: str, ids: list[str]) -> list[str]:
+    return [mem.get(uid, user=user).text for uid in ids]
+
+
+def test_a_conversation_yields_abstracts_whose_members_share_an_entity(mem, tmp_path):
+    user = _ingest(mem, tmp_path)
+    abstracts = mem.abstracts(user)
+    assert {a.entities[0] for a in abstracts} >= {"Rex", "Carol", "Emma"}
+    for a in abstracts:
+        assert a.size == len(a.members) >= 2
+        mentioning = {m.id for m in mem.memories(user, entity=a.entities[0], limit=None)}
+        assert set(a.members) <= mentioning, a.entities[0]
+        assert a.text.startswith(a.entities[0]) and a.first_seen <= a.last_seen
+    rex = _about(mem, user, "Rex")
+    assert rex.size == 3 and "Alice" not in [a.entities[0] for a in abstracts]  # a speaker is no group
+    texts = _texts(mem, user, rex.members)
+    quoted = rex.text.split(": ", 1)[1]
+    assert any(t in quoted for t in texts)  # extractive: the members' own sentences
+
+
+def test_adding_messages_updates_the_abstracts_they_join(mem, tmp_path):
+    user = _ingest(mem, tmp_path)
+    before = _about(mem, user, "Rex")
+    added = mem.add([("Alice", "Rex learned to fetch the ball in the park.")], user=user,
+                    at=datetime(2023, 5, 20, tzinfo=timezone.utc))
+    after = _about(mem, user, "Rex")
+    assert after.size == before.size + 1 and set(added.memory_ids) < set(after.members)
+    assert after.last_seen > before.last_seen
+    # a message outside the span of time makes a group of its own, once it has a second member
+    mem.add([("Alice", "Rex turned two years old today.")], user=user, at=datetime(2024, 3, 1, tzinfo=timezone.utc))
+    assert _about(mem, user, "Rex").size == after.size
+    assert len([a for a in mem.abstracts(user) if a.entities[0] == "Rex"]) == 1
+
+
+def test_forgetting_a_member_updates_its_abstract_and_leaves_no_trace_of_its_text(mem, tmp_path):
+    user = _ingest(mem, tmp_path)
+    rex = _about(mem, user, "Rex")
+    [slippers] = [uid for uid, text in zip(rex.members, _texts(mem, user, rex.members)) if "zanzibarian" in text]
+    mem.forget(user, memories=[slippers])
+    after = _about(mem, user, "Rex")
+    assert after.size == rex.size - 1 and slippers not in after.members
+    everything = json.dumps([a.to_dict() for a in mem.abstracts(user)])
+    assert "zanzibarian" not in everything and "slippers" not in everything
+    stored = mem.driver.run("MATCH (a:Abstract {user_id: $u}) RETURN properties(a) AS p", {"u": user})
+    assert stored and "zanzibarian" not in json.dumps([r["p"] for r in stored])
+
+
+def test_forgetting_all_members_deletes_the_abstract(mem, tmp_path):
+    user = _ingest(mem, tmp_path)
+    carol = _about(mem, user, "Carol")
+    mem.forget(user, memories=carol.members[:-1])  # one member left: no group
+    assert _about(mem, user, "Carol") is None
+    mem.forget(user, entity="Emma")
+    assert _about(mem, user, "Emma") is None
+    links = mem.driver.run("MATCH (a:Abstract {user_id: $u}) OPTIONAL MATCH (a)-[:SUMMARIZES]->(m) "
+                           "RETURN a.key AS key, a.size AS size, count(m) AS members", {"u": user})
+    assert links and all(r["size"] == r["members"] >= 2 for r in links)
+
+
+def test_consolidating_again_changes_nothing_and_equals_a_rebuild(mem, tmp_path):
+    user = _ingest(mem, tmp_path)
+    mem.add([("Alice", "Rex learned to fetch the ball in the park.")], user=user,
+            at=datetime(2023, 5, 20, tzinfo=timezone.utc))
+    mem.forget(user, entity="Tokyo")
+    kept = [a.to_dict() for a in mem.abstracts(user)]
+    done = mem.consolidate(user)
+    assert done.deleted == 0 and done.written == len(kept)
+    assert [a.to_dict() for a in mem.abstracts(user)] == kept
+    # from scratch: the abstracts deleted behind graphmem's back come back the same
+    mem.driver.run("MATCH (a:Abstract {user_id: $u}) DETACH DELETE a", {"u": user})
+    mem.consolidate(user)
+    assert [a.to_dict() for a in mem.abstracts(user)] == kept
+
+
+def test_abstracts_are_not_exported_and_an_import_derives_them_again(mem, tmp_path):
+    user = _ingest(mem, tmp_path)
+    out = tmp_path / "export.jsonl"
+    mem.export(user, out)
+    assert '"Abstract"' not in out.read_text() and "SUMMARIZES" not in out.read_text()
+    copy = _user()
+    mem.import_(out, user=copy)
+    assert [(a.text, a.size) for a in mem.abstracts(copy)] == [(a.text, a.size) for a in mem.abstracts(user)]
+
+
+def test_recall_returns_the_abstracts_that_lent_and_can_do_without(mem, tmp_path):
+    user = _ingest(mem, tmp_path)
+    got = mem.recall("What do we know about Rex the puppy?", user=user, k=5)
+    assert got.abstracts and got.abstracts == got.to_dict()["abstracts"]
+    by_key = {a.key: a for a in mem.abstracts(user)}
+    for lender in got.abstracts:
+        assert len(lender["held"]) >= 2 and set(lender["held"]) <= set(lender["members"])
+        assert lender["text"] == by_key[lender["key"]].text
+    assert "Rex" in [lender["entities"][0] for lender in got.abstracts]
+    assert mem.recall("What do we know about Rex the puppy?", user=user, k=5, abstracts=False).abstracts == []
+
+
+def test_the_ranker_sees_how_much_better_an_abstracts_other_members_did():
+    got = candidate_features(["a", "b"], ["semantic"], {"semantic": ["a"]}, {"a": 2.0}, {"a": 2.0}, {}, {}, {},
+                             set(), lent={"a": 0.5, "b": 1.0})
+    lift = got.matrix[:, got.names.index("abstract_lift")]
+    assert list(lift) == [0.0, 0.5]  # a did better than what it was lent; b is lent half the best score
