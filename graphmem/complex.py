@@ -48,6 +48,21 @@ def _merge_observation(words: dict[str, dict], vids: tuple[int, ...], obs: Obser
     word["witnesses"] = sorted(set(word["witnesses"]) | set(obs.witnesses))
 
 
+@dataclass(frozen=True)
+class Support:
+    """A face and what observed its vertices together: `face.stored` when it was observed
+    itself; `holder`, the smallest stored simplex holding it (the face itself when stored), of
+    `holder_kind` (turn, session, ...); no holder: its vertices were never seen together."""
+
+    face: Face
+    holder: Face | None
+    holder_kind: str | None = None
+
+    @property
+    def together(self) -> bool:
+        return self.holder is not None
+
+
 class Complex:
     """Handle on `user`'s complex: `mem.complex(user="alice")`."""
 
@@ -287,6 +302,26 @@ class Complex:
         implied = {row["key"] for row in rows}
         names = dict(zip(vids, self._names(vids)))
         return [Face(f, tuple(names[v] for v in f), False) for f in faces if word_key(f) in implied]
+
+    def support(self, vertices: Sequence[Vertex], min_dim: int = 1) -> list[Support]:
+        """Every face over these vertices (of dimension min_dim and up) with what observed its
+        vertices together: itself (`count` > 0), only a larger simplex (`holder`, the smallest),
+        or nothing (`holder` None: never seen together). One statement."""
+        vids = self._require_vids(vertices)
+        faces = subsets(vids, min_size=min_dim + 1, limit=self.store.settings.max_faces)
+        if not faces:
+            return []
+        rows = {row["key"]: row for row in self._run("gap_support", faces=[{"key": word_key(f), "vids": list(f)}
+                                                                           for f in faces])}
+        held = sorted({v for row in rows.values() for v in row["path"]} | set(vids))
+        names = dict(zip(held, self._names(held)))
+        out = []
+        for f in faces:
+            row = rows.get(word_key(f))
+            holder = Face(tuple(row["path"]), tuple(names[v] for v in row["path"]), True) if row else None
+            out.append(Support(Face(f, tuple(names[v] for v in f), bool(row and row["count"]),
+                                    row["count"] if row else 0), holder, row["kind"] if row else None))
+        return out
 
     def remove(self, vertices: Sequence[Vertex], cofaces: bool = False) -> int:
         """Unstore a simplex (with cofaces=True, every stored simplex containing it).

@@ -144,11 +144,11 @@ def test_analysis_types_entities_and_times(memory_user):
 def test_gaps_name_entities_never_seen_together(memory_user):
     mem, user = memory_user
     got = mem.recall("Did Carol ever meet Rex in Tokyo?", user=user, k=3)
-    never = {tuple(sorted(g["vertices"])) for g in got.gaps if g["gap"] == "never seen together"}
+    never = {tuple(sorted(g.names)) for g in got.gaps if g.kind == "never together"}
     assert ("Carol", "Rex") in never and ("Rex", "Tokyo") in never
     assert ("Emma", "Tokyo") not in never  # Bob visited Tokyo with Emma
     seen = mem.recall("Emma and Tokyo", user=user, k=3)
-    assert not [g for g in seen.gaps if g["gap"] == "never seen together"]
+    assert not [g for g in seen.gaps if g.hole]
 
 
 def test_fusion_is_weighted_reciprocal_rank():

@@ -14,6 +14,7 @@ from ..ingest.extract import Mention, mentions, query_terms, restate
 from ..models import Models
 from ..simplex import normalise
 from ..store import Store
+from .phrasing import ask_back
 from .tuning import COMMON_SHARE, CONCEPT_MATCH_FLOOR, ENTITY_MATCH_SCAN, NAME_MATCH_FLOOR
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ class Analysis:
     topic: str = ""  # the question without the names of the speakers most memories are said by (`topic_of`)
     topic_vector: list[float] = field(default_factory=list)  # its embedding (the query's own when they are one)
     unknown: list[str] = field(default_factory=list)  # names the question uses that match no stored entity
+    asked_back: str | None = None  # the question as the agent would ask it of the user (phrasing.ask_back)
 
     def persons(self) -> list[str]:
         """The names of the people the question names."""
@@ -91,6 +93,7 @@ def analyse(store: Store, models: Models, user: str, query: str, asker: str | No
 def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: str, asker: str | None) -> Analysis:
     notes: list[str] = []
     doc = nlp(query)
+    asked_back = ask_back(doc)  # the question's own words, before an asker's restatement
     if asker:
         said = restate(doc, asker)
         if said != query:
@@ -136,7 +139,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     time_range, time_text = _time_range(doc)
     kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, total, notes,
-                    _answer_kinds(doc.text, notes), topic, topic_vector.tolist(), unknown)
+                    _answer_kinds(doc.text, notes), topic, topic_vector.tolist(), unknown, asked_back)
 
 
 def _common(frequency: int, total: int) -> bool:
