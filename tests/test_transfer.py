@@ -76,7 +76,7 @@ def dump(mem: Memory, user: str) -> dict:
         properties.pop("id" if label == "User" else "user_id")
         if label == "User":
             properties = {k: v for k, v in properties.items() if k not in transfer.LOCAL["User"]}
-        key = (label, tuple(properties.get(k) for k in KEYS[label]))
+        key = (label, tuple(properties.get(k) for k in {**KEYS, "Abstract": ("key",)}[label]))  # abstracts: rebuilt
         assert key not in nodes, f"two {key} nodes"
         nodes[key] = properties
     for row in mem.driver.run("MATCH (a)-[r]->(b) WHERE a.user_id = $u OR (a:User AND a.id = $u) "
