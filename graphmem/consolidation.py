@@ -126,7 +126,11 @@ def derive(store: Store, user: str, groups: Iterable[tuple[int, int]]) -> Consol
         if drop:
             out.deleted += int(store.run("delete_abstracts", user_id=user, keys=drop)[0]["deleted"] or 0)
         if keep:
-            written = [_abstract(store, user, vid, bucket, row, total, speakers) for vid, bucket, row in keep]
+            centres = [_centre(row) for _, _, row in keep]
+            central = sorted({uid for _, uids in centres for uid in uids})
+            sentences = {r["uid"]: r for r in store.run("abstract_sentences", user_id=user, uids=central)}
+            written = [_abstract(vid, bucket, row, centre, sentences, total, speakers)
+                       for (vid, bucket, row), centre in zip(keep, centres)]
             store.run("write_abstracts", user_id=user, rows=written)
             out.written += len(written)
     log.debug("consolidated %s: %s", user[:12], out)
@@ -144,15 +148,26 @@ def _common(frequency: int | None, total: int) -> bool:
     return (frequency or 0) > max(COMMON_SHARE * total, MAX_MEMBERS)
 
 
-def _abstract(store: Store, user: str, vid: int, bucket: int, row: dict, total: int, speakers: set[str]) -> dict:
-    members = sorted(row["members"], key=lambda m: (m[1], m[0]))  # [uid, observed_at, embedding, [[name, f]]]
-    vectors = np.asarray([m[2] if m[2] is not None else np.zeros(len(_first_vector(members)))
-                          for m in members], dtype=float)
+def _members(row: dict) -> list:
+    """[uid, observed_at, embedding, [[name, frequency]]] of each member, oldest first."""
+    return sorted(row["members"], key=lambda m: (m[1], m[0]))
+
+
+def _centre(row: dict) -> tuple[np.ndarray, list[str]]:
+    """The members' centroid (unit) and the SENTENCES members nearest it, oldest first."""
+    members = _members(row)
+    width = len(next((m[2] for m in members if m[2] is not None), [0.0]))
+    vectors = np.asarray([m[2] if m[2] is not None else np.zeros(width) for m in members], dtype=float)
     centroid = _unit(vectors.mean(axis=0))
     nearest = np.argsort(-(_units(vectors) @ centroid), kind="stable")[:SENTENCES]
-    central = sorted(int(j) for j in nearest)  # oldest first
-    quoted = {r["uid"]: _central_sentence(r, centroid)
-              for r in store.run("abstract_sentences", user_id=user, uids=[members[j][0] for j in central])}
+    return centroid, [members[j][0] for j in sorted(int(j) for j in nearest)]
+
+
+def _abstract(vid: int, bucket: int, row: dict, centre: tuple[np.ndarray, list[str]], sentences_of: dict[str, dict],
+              total: int, speakers: set[str]) -> dict:
+    members = _members(row)
+    centroid, central = centre
+    quoted = {uid: _central_sentence(sentences_of[uid], centroid) for uid in central if uid in sentences_of}
     mentioned: dict[str, int] = {}
     for m in members:
         for name, frequency in {(n, f) for n, f in m[3]}:
@@ -161,15 +176,11 @@ def _abstract(store: Store, user: str, vid: int, bucket: int, row: dict, total: 
     others = sorted(mentioned, key=lambda n: (-mentioned[n], n))[:ENTITIES - 1]
     first, last = members[0][1], members[-1][1]
     span = _day(first) if _day(first) == _day(last) else f"{_day(first)} to {_day(last)}"
-    sentences = [quoted[members[j][0]] for j in central if quoted.get(members[j][0])]
+    sentences = [quoted[uid] for uid in central if quoted.get(uid)]
     text = f"{row['name']}, {span}, {len(members)} memories: " + " ".join(sentences)
     return {"key": _key(vid, bucket), "vid": vid, "bucket": bucket, "text": text, "entities": [row["name"], *others],
             "first_seen": float(first), "last_seen": float(last), "size": len(members),
             "members": [m[0] for m in members]}
-
-
-def _first_vector(members: list) -> list:
-    return next((m[2] for m in members if m[2] is not None), [0.0])
 
 
 def _central_sentence(row: dict, centroid: np.ndarray) -> str:
