@@ -89,7 +89,9 @@ def test_ingest_then_recall_and_gaps_from_the_command_line(invoke, user):
     first = found["memories"][0]
     assert first["source_id"] == "chat.txt:2" and first["why"] and "semantic" in first["channels"]
     gaps = json.loads(invoke("gaps", "Did Emma ever meet Carol in Tokyo?", "--user", user, "--json").output)
-    assert "Emma" in gaps["entities"] and gaps["gaps"]
+    assert "Emma" in gaps["entities"] and gaps["gaps"] and next(iter(gaps["gaps"][0])) == "question"
+    table = invoke("gaps", "Did Carol ever meet Rex in Tokyo?", "--user", user).output
+    assert "2 real holes" in table and "Do you know" in table  # the question first, the hole's kind beside it
     asked = invoke("recall", "Where did I adopt my puppy?", "--as", "Alice", "--user", user, "--k", "1")
     assert asked.exit_code == 0 and "topic: Where did adopt puppy?" in asked.output and "Lisbon" in asked.output
 

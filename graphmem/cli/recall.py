@@ -80,7 +80,7 @@ def render_gaps(found: list[dict]) -> None:
         console.print("no gaps among the matched entities")
         return
     holes = sum(g["hole"] for g in found)
-    table = Table(title=f"{len(found)} gaps, {holes} of them holes")
+    table = Table(title=f"{len(found)} gap{'s' * (len(found) != 1)}, {holes or 'no'} real hole{'s' * (holes > 1)}")
     table.add_column("ask")
     table.add_column("gap")
     for g in found:

@@ -104,13 +104,16 @@ def simplex_faces(ctx, vertices, max_dim, user, as_json):
 @click.argument("vertices", nargs=-1, required=True)
 @user_command
 def simplex_gaps(ctx, vertices, user, as_json):
-    """Faces implied by stored simplices but never observed themselves.
+    """Faces implied by stored simplices but never observed themselves: seen together only
+    inside a larger simplex. (`graphmem gaps "QUESTION"` ranks a question's gaps and says what
+    to ask.)
 
     \b
     Example:  graphmem simplex gaps Alice Bob Paris --user alice
     """
     gaps = open_memory(ctx).complex(user).gaps(parse_vertices(vertices))
-    emit([f.to_dict() for f in gaps], as_json, lambda d: faces_table(d, f"{len(d)} gaps"))
+    emit([f.to_dict() for f in gaps], as_json,
+         lambda d: faces_table(d, f"{len(d)} faces seen only inside a larger simplex"))
 
 
 @simplex_group.command("remove")

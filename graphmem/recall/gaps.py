@@ -73,7 +73,7 @@ def find_gaps(cx: Complex, a: Analysis) -> list[Gap]:
     templates over the entities' kinds."""
     by_vid = {e.vid: e for e in a.entities}
     gaps = [Gap(UNKNOWN, (name,), (), 1.0, f"Who or what is {name}?",
-                f"no entity in memory is called {name}: nothing is known of it") for name in a.unknown]
+                f"no entity in memory is called {name}: a real hole") for name in a.unknown]
     if a.answer_kinds:
         gaps += _unanswered(cx, by_vid, a)
     vids = sorted(by_vid)
@@ -101,7 +101,7 @@ def _unanswered(cx: Complex, by_vid: dict[int, Matched], a: Analysis) -> list[Ga
     lift = GAP_ANSWER_KIND_BONUS
     return [Gap(UNANSWERED, (e.name,), (e.vid,), round(0.5 + 0.5 * min(1.0, _about([e], a) + lift), 3),
                 _asked_for(e.name, what),
-                f"no memory names {e.name} with any of the {what} the question asks for")
+                f"no memory names {e.name} with any of the {what} the question asks for: a real hole")
             for e in asks if e.vid not in answered]
 
 
@@ -123,8 +123,7 @@ def _holes(support: list[Support], by_vid: dict[int, Matched], a: Analysis) -> l
         entities = _spoken_order([by_vid[v] for v in f], a)
         spoken = tuple(e.name for e in entities)
         out.append(Gap(NEVER_TOGETHER, s.face.names, f, round(0.5 + 0.5 * _about(entities, a), 3),
-                       _template(entities, a), f"no observation holds {_listed(spoken)} together: "
-                       "memory cannot say how they are connected"))
+                       _template(entities, a), f"no observation holds {_listed(spoken)} together: a real hole"))
     return out
 
 
@@ -207,10 +206,10 @@ def _related(names: tuple[str, ...]) -> str:
 def _inside_meaning(names: tuple[str, ...], context: tuple[str, ...], holder_kind: str | None) -> str:
     others = _context_text(context)
     if holder_kind == "session":
-        return (f"{_listed(names)} were seen together only in the same session, never in one message (the "
-                f"session also holds {others}): not a hole")
-    return (f"{_listed(names)} were seen together only inside larger observations, never on their own (the "
-            f"smallest, a {holder_kind or 'simplex'}, also holds {others}): not a hole")
+        return (f"{_listed(names)} were seen together only in one session (which also holds {others}), never in "
+                "one message: not a hole")
+    return (f"{_listed(names)} were seen together only inside larger observations (the smallest, a "
+            f"{holder_kind or 'simplex'}, also holds {others}), never on their own: not a hole")
 
 
 def _spoken_order(entities: list[Matched], a: Analysis) -> list[Matched]:
