@@ -24,6 +24,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from . import supersession
 from .complex import Complex
 from .consolidation import mark_stale, refresh
 from .simplex import normalise
@@ -74,6 +75,8 @@ def forget_memories(store: Store, cx: Complex, uids: Sequence[str], embed: Embed
         for row in store.run("mark_forgetting", user_id=user, uids=list(uids[i:i + BATCH])):
             out.sessions.add(row["session"])
             touched.update(row["vids"] or [])
+    for i in range(0, len(uids), BATCH):  # the facts they stated: the versions left settle without them
+        supersession.settle(store, user, supersession.keys_of(store, user, list(uids[i:i + BATCH])))
     for i in range(0, len(uids), BATCH):  # while their links to the abstracts they belong to exist
         mark_stale(store, user, list(uids[i:i + BATCH]))
     if not out.sessions:

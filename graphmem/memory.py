@@ -26,6 +26,7 @@ from .records import Conversation, StoredMemory
 from .recall import CHANNELS, Recollection, recall
 from .settings import Settings
 from .store import Store
+from . import supersession
 
 
 class Memory:
@@ -161,6 +162,13 @@ class Memory:
                 lease.settle(None)  # entities changed: no process's copy of the catalogue holds
         log_erasure(self.settings.home / "erasures.jsonl", done)
         return done
+
+    def history(self, memory_id: str, *, user: str) -> list[supersession.Version]:
+        """The versions of what a memory said, oldest first: it and the memories that superseded
+        it or that it superseded (a newer value for the same subject and attribute), each with
+        when it was said and until when it held (graphmem/supersession.py). Empty for an
+        unknown id."""
+        return supersession.history(self.store, check_user(user), memory_id)
 
     def abstracts(self, user: str) -> list[consolidation.Abstract]:
         """`user`'s abstract memories, oldest first: groups of memories that share an entity

@@ -89,6 +89,8 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
     "HAS_TERM": ("Memory", "Term"),
     "HAS_SENTENCE": ("Memory", "Sentence"),
     "IN_SESSION": ("Memory", "Session"),
+    "CLAIMS": ("Memory", "Entity"),
+    "SUPERSEDES": ("Memory", "Memory"),
 }
 # Properties that belong to the store a user is in, not to the memory: the lease of a writer
 # and what it leaves for the next one (whether it finished, the name of the entity catalogue a

@@ -4,6 +4,7 @@ does, reading what is stored, and forgetting; each one library call."""
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 import sys
 
 import click
@@ -174,4 +175,30 @@ def forget_command(ctx, memory_ids, conversation, entity, before, everything, ye
                                                         f"went with them"), markup=False))
 
 
-COMMANDS = [add_command, list_command, show_command, conversations_command, users_command, forget_command]
+@click.command("history")
+@click.argument("memory_id")
+@user_command
+def history_command(ctx, memory_id, user, as_json):
+    """The versions of what a memory said, oldest first: when each was said, until when it held,
+    and what superseded it."""
+    mem = open_memory(ctx)
+    versions = mem.history(memory_id, user=user)
+    if not versions:
+        raise click.ClickException(f"no memory {memory_id!r} for user {user!r}")
+    rows = [{**asdict(v), "current": v.current} for v in versions]
+
+    def render(rows: list[dict]) -> None:
+        table = Table(title=f"{len(rows)} versions, oldest first")
+        for column in ("id", "said", "until", "speaker", "text"):
+            table.add_column(column)
+        for v in rows:
+            until = (v["valid_until"] or "")[:10] or "now"
+            basis = f" ({v['superseded_by'][0]['basis']})" if v["superseded_by"] else ""
+            table.add_row(v["uid"], (v["said_at"] or "")[:10], until + basis, v["speaker"] or "", v["text"])
+        console.print(table)
+
+    emit(rows, as_json, render)
+
+
+COMMANDS = [add_command, list_command, show_command, history_command, conversations_command, users_command,
+            forget_command]

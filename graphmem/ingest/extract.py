@@ -11,6 +11,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..keys import bounded
+from .claims import Claim, claims
+from .markup import BREAKS, Masked
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -33,6 +35,15 @@ TIME_CUE = re.compile(r"\b(yesterday|today|tonight|tomorrow|ago|last|next|this|p
                       r"may|june|july|august|september|october|november|december|\d{4})\b", re.IGNORECASE)
 
 
+# doc.user_data key of the message's Masked (markup.mask), set by the caller before extraction:
+# its placeholder tokens stand for code and markup, which yield no entity and no sentence
+MASKED = "graphmem.masked"
+
+
+def masked_of(doc: Doc) -> Masked | None:
+    return doc.user_data.get(MASKED)
+
+
 @dataclass
 class Mention:
     name: str
@@ -49,6 +60,7 @@ class Extraction:
     refers_to: datetime | None = None
     time_text: str | None = None
     terms: dict[str, int] = field(default_factory=dict)  # lemma -> count, for the lexical index
+    claims: list[Claim] = field(default_factory=list)  # what it says of someone (claims.py)
 
 
 def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None) -> Extraction:
@@ -56,6 +68,7 @@ def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None
     out = Extraction("".join(parts).strip(), _sentences(doc, parts))
     out.mentions = mentions(doc, speaker, addressee)
     out.relations = relations(doc, out.mentions)
+    out.claims = claims(doc, speaker, addressee, out.mentions)
     out.refers_to, out.time_text = resolve_time(doc, date)
     return out
 
@@ -70,11 +83,14 @@ def terms(doc: Doc, speaker: str, caption: str | None) -> dict[str, int]:
     speaker's name and the words of an image caption, with their counts."""
     from collections import Counter
 
+    from spacy.lang.en.stop_words import STOP_WORDS
+
     words = [(t.lemma_ or t.text).lower() for t in doc if (t.is_alpha or t.like_num) and not t.is_stop]
     words += WORD.findall(speaker.lower())
+    masked = masked_of(doc)
+    if masked is not None:  # code identifiers and the unparsed rest: questions name functions and libraries
+        words += [w for w in masked.unparsed_words() if w not in STOP_WORDS]
     if caption:
-        from spacy.lang.en.stop_words import STOP_WORDS
-
         words += [w for w in WORD.findall(caption.lower()) if w not in STOP_WORDS]
     return dict(Counter(map(bounded, words)))
 
@@ -89,9 +105,25 @@ def query_terms(doc: Doc) -> list[str]:
 
 def _sentences(doc: Doc, parts: list[str]) -> list[str]:
     """The restatement (`parts`, one per token) cut where spaCy cuts the turn's sentences (one
-    piece when the pipeline sets no sentence boundaries); pieces without a word are left out."""
+    piece when the pipeline sets no sentence boundaries); pieces without a word are left out. A
+    code block ends a sentence and is none itself; the unparsed rest of a long message is cut
+    by its punctuation (markup.Masked.rest_sentences)."""
     spans = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
-    pieces = ("".join(parts[span.start:span.end]).strip() for span in spans)
+    masked = masked_of(doc)
+    if masked is None or not masked.spans:
+        pieces = ["".join(parts[span.start:span.end]).strip() for span in spans]
+    else:
+        pieces = []
+        for span in spans:
+            piece: list[str] = []
+            for token in span:
+                if masked.kind(token.text) in BREAKS:
+                    pieces.append("".join(piece).strip())
+                    piece = []
+                else:
+                    piece.append(parts[token.i])
+            pieces.append("".join(piece).strip())
+        pieces += masked.rest_sentences()
     return [p for p in pieces if WORD.search(p)]
 
 
@@ -105,10 +137,14 @@ def _restated_tokens(doc: Doc, speaker: str, addressee: str | None) -> list[str]
     """Each token's text in the restatement (`restate`), with the space before it."""
     parts = []
     replaced_subject = False
+    masked = masked_of(doc)
     for token in doc:
         low = token.lower_
         text = token.text
-        if low in FIRST:
+        original = masked.original(text) if masked is not None else None
+        if original is not None:  # code and markup, put back as written
+            text, replaced_subject = masked.restore(original), False
+        elif low in FIRST:
             text, replaced_subject = FIRST[low].format(s=speaker), low == "i"
         elif low in SECOND and addressee:
             text, replaced_subject = SECOND[low].format(a=addressee), low == "you"
@@ -133,7 +169,9 @@ def mentions(doc: Doc, speaker: str, addressee: str | None) -> list[Mention]:
     speaker when the turn speaks of itself (I, my) and the addressee when it says you, and
     the concepts (noun phrase heads) the turn is about."""
     found: list[Mention] = []
-    taken: set[int] = set()
+    masked = masked_of(doc)
+    # code and markup placeholders: nothing is read from inside them
+    taken: set[int] = {t.i for t in doc if masked.kind(t.text)} if masked is not None and masked.spans else set()
 
     def add(name: str, kind: str, tokens: range) -> None:
         name = " ".join(name.split()).strip(" '\"-.,!?")

@@ -4,16 +4,17 @@ until the writer learns their vids."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
 from ..simplex import to_epoch
-from .extract import WORD, Extraction, extract, terms
+from .extract import MASKED, WORD, Extraction, extract, terms
 from .formats import Turn
 from .identity import digest, session_key
+from .markup import mask
 from .resolve import Entity, Resolver
 from .summary import IngestSummary, Stopwatch
 
@@ -25,8 +26,15 @@ Embed = Callable[[Sequence[str]], np.ndarray]
 # Shorter sentences ("Hey Caroline!", "Thanks!") are not embedded on their own: they carry no
 # fact of their own, and each is a vector to compute and store.
 SENTENCE_WORDS = 3
+# At most this many sentences of a memory are embedded on their own, spread over the memory: a
+# long technical message otherwise made dozens of vectors (one per line of its code).
+SENTENCE_VIEWS = 8
 # Characters parsed at once: a batch of long technical messages parsed whole held gigabytes.
 PARSE_CHARS = 100_000
+# Prose characters of one message that spaCy parses (entities, relations, restatement); the rest
+# of a longer message is kept as written, cut into sentences by punctuation and searchable by
+# its words (markup.mask). The parse is most of an ingest's time, and grows with the text.
+PARSE_PROSE_CHARS = 2_000
 
 
 @dataclass
@@ -41,6 +49,7 @@ class BatchPlan:
     relations: list[tuple[str, str, str, str]]  # (subject norm, label, object norm, memory uid)
     words: list[tuple[list[str], str, datetime | None]]  # (vertex norms, witnessing uid, session date)
     entities: list[dict]  # {name, norm, kind, aliases, vector (None when unchanged)}
+    claims: list[dict] = field(default_factory=list)  # {uid, subject (norm), slot, ...} (claims.py)
     fresh: bool = False  # none of its memories was stored when the ingest began (nothing to take back)
 
     def count_into(self, summary: IngestSummary) -> None:
@@ -48,6 +57,7 @@ class BatchPlan:
         summary.memories_added += len(self.uids)
         summary.mentions += sum(len(row["mentions"]) for row in self.rows)
         summary.relations += len(self.relations)
+        summary.claims += len(self.claims)
         summary.turn_simplices += len(self.words)
 
 
@@ -56,8 +66,10 @@ def extract_batch(models: "Models", batch: list[Turn], speakers: list[str]) -> l
     memory zone, and with them the strings they added to the vocabulary."""
     out = []
     for group in _by_length(batch):
+        masks = [mask(t.text, PARSE_PROSE_CHARS) for t in group]
         with models.parsing() as nlp:
-            for turn, doc in zip(group, nlp.pipe([t.text for t in group], batch_size=len(group))):
+            for turn, masked, doc in zip(group, masks, nlp.pipe([m.text for m in masks], batch_size=len(group))):
+                doc.user_data[MASKED] = masked
                 x = extract(doc, turn.speaker, _addressee(turn.speaker, speakers), turn.session_date)
                 x.terms = terms(doc, turn.speaker, turn.caption)
                 out.append(x)
@@ -84,7 +96,8 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
     for speaker in speakers:
         resolver.speaker(speaker)
     with clock("resolve"):
-        resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions])
+        resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions]
+                                        + [(c.subject, c.kind) for x in extractions for c in x.claims])
     texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
     sentences = [_sentences(t, x) if sentence_views else [] for t, x in zip(batch, extractions)]
     with clock("embed"):  # one call: the model batches turns and sentences together
@@ -92,16 +105,19 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
     sentence_vectors = iter(vectors[len(texts):])
     summary.sentences += sum(map(len, sentences))
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
-    entities = {e.norm: e for x in extractions for m in x.mentions for e in [resolved[(m.name, m.kind)]]}
+    entities = {e.norm: e for x in extractions for name, kind in _named(x) for e in [resolved[(name, kind)]]}
     plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors[:len(texts)]],
                      [[{"n": n, "text": text, "embedding": next(sentence_vectors).tolist()} for n, text in enumerate(turn)]
                       for turn in sentences], [], [], [])
     for turn, x, uid in zip(batch, extractions, uids):
         said: dict[str, list[str]] = {}  # entity norm -> the names the turn calls it by
-        for m in x.mentions:
-            names = said.setdefault(resolved[(m.name, m.kind)].norm, [])
-            if m.name not in names:
-                names.append(m.name)
+        for name, kind in _named(x):  # a claim's subject is mentioned by the turn that claims it
+            names = said.setdefault(resolved[(name, kind)].norm, [])
+            if name not in names:
+                names.append(name)
+        plan.claims += [{"uid": uid, "subject": resolved[(c.subject, c.kind)].norm, "slot": c.slot, "n": n,
+                         "qualifiers": list(c.qualifiers), "value": c.value, "positive": c.positive, "cue": c.cue,
+                         "needs_cue": c.needs_cue} for n, c in enumerate(x.claims)]
         counts = x.terms
         plan.postings.append({"uid": uid, "terms": [[w, n] for w, n in counts.items()]})
         plan.rows.append({**_memory_row(conversation, turn, x, uid, said), "length": sum(counts.values())})
@@ -123,6 +139,11 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
     return plan
 
 
+def _named(x: Extraction) -> list[tuple[str, str]]:
+    """(name, kind) of what a turn mentions, the subjects of its claims included."""
+    return list(dict.fromkeys([(m.name, m.kind) for m in x.mentions] + [(c.subject, c.kind) for c in x.claims]))
+
+
 def _vector(entity: Entity) -> list[float] | None:
     return None if entity.vector is None else entity.vector.tolist()
 
@@ -141,8 +162,13 @@ def _searchable(turn: Turn, x: Extraction) -> str:
 def _sentences(turn: Turn, x: Extraction) -> list[str]:
     """A memory's sentences, each embedded on its own beside the whole turn (one fact in a long
     turn is diluted in the turn's embedding); none for a turn of one sentence, and none of
-    fewer than SENTENCE_WORDS words."""
+    fewer than SENTENCE_WORDS words. At most SENTENCE_VIEWS, evenly spread over the turn (the
+    first and the last among them): the lexical channel still reads every word."""
     pieces = [f"{turn.speaker}: {s}" for s in x.sentences if len(WORD.findall(s)) >= SENTENCE_WORDS]
+    limit = SENTENCE_VIEWS - bool(turn.caption)
+    if len(pieces) > limit:
+        step = (len(pieces) - 1) / (limit - 1)
+        pieces = [pieces[round(i * step)] for i in range(limit)]
     if turn.caption:
         pieces.append(f"{turn.speaker}: [image: {turn.caption}]")
     return pieces if len(pieces) > 1 else []

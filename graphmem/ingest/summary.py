@@ -21,6 +21,8 @@ class IngestSummary:
     entities_added: int = 0
     mentions: int = 0
     relations: int = 0
+    claims: int = 0  # what the memories say of someone (a value for an attribute: ingest/claims.py)
+    supersessions: int = 0  # older memories a claim superseded (or, again, of the same facts)
     turn_simplices: int = 0
     session_simplices: int = 0
     capped_simplices: int = 0  # turns with more entities than max_simplex_size (most mentioned kept)

@@ -8,6 +8,7 @@ import logging
 from ..complex import Complex, Observation
 from ..errors import BackendUnavailable
 from ..store import Store
+from ..supersession import settle
 from .plan import BatchPlan
 from .summary import IngestSummary, Stopwatch
 
@@ -48,6 +49,10 @@ def _write(store: Store, cx: Complex, plan: BatchPlan, again: bool) -> dict[str,
     written = store.run("ingest_memories", user_id=user, memories=rows)[0]
     counts["mentions"], counts["memories_added"] = int(written["mentions"]), int(written["added"])
     store.run("ingest_terms", user_id=user, postings=plan.postings)
+    if plan.claims or again or not plan.fresh:  # a retry's earlier claims are replaced
+        claims = [{**c, "subject": vid[c["subject"]]} for c in plan.claims]
+        counts["claims"] = store.run("ingest_claims", user_id=user, uids=plan.uids, claims=claims)[0]["claims"]
+        counts["supersessions"] = settle(store, user, {(c["subject"], c["slot"]) for c in claims})
     store.run("set_memory_embeddings", user_id=user,
               rows=[{"uid": uid, "embedding": v, "sentences": sentences}
                     for uid, v, sentences in zip(plan.uids, plan.vectors, plan.sentences)])

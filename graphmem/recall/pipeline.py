@@ -17,6 +17,8 @@ from .analysis import Analysis, analyse
 from .channels import CHANNELS, REGISTRY, Ask, Cosines, cosines_of
 from .gaps import Gap, find_gaps
 from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
+from ..supersession import Validity
+from .versions import reading, reorder
 from .results import Recalled, Recollection, trim_to_budget
 from .tuning import (ABSTRACT_LEAST, ABSTRACT_SHARE, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
                      POOL_LENT, POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
@@ -70,15 +72,15 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, settings.recall_rrf_k)
     share = settings.recall_neighbour_share if neighbours else 0.0
     candidates = gather(store, user, analysis, rankings, fused, cosines, k, share, include_archived, abstracts)
-    best = order(candidates, ranker)
+    best, versions = reorder(store, user, order(candidates, ranker), reading(query))
     top = best[:k * (RERANK_POOL if settings.rerank_model else 1)]
     where = {uid: i for i, uid in enumerate(candidates.uids)}
-    why = dict(zip((uid for uid, _ in top), ranker.explain(candidates, [where[uid] for uid, _ in top]))) \
-        if ranker and top else {}
+    scored = [uid for uid, _ in top if uid in where]  # a current version reorder brought in is no candidate
+    why = dict(zip(scored, ranker.explain(candidates, [where[uid] for uid in scored]))) if ranker and scored else {}
     _lap(clock, "rank", t0)
 
     t0 = time.perf_counter()
-    memories = details(store, user, top, rankings, why)
+    memories = details(store, user, top, rankings, why, versions)
     if settings.rerank_model:
         reranker = models.cross_encoder()
         if reranker is None:
@@ -194,7 +196,7 @@ def order(candidates: Candidates, ranker: Ranker | None) -> list[tuple[str, floa
 
 
 def details(store: Store, user: str, top: list[tuple[str, float]], rankings: dict[str, list[str]],
-            why: dict[str, dict]) -> list[Recalled]:
+            why: dict[str, dict], versions: dict[str, Validity] | None = None) -> list[Recalled]:
     rows = {r["uid"]: r for r in store.run("recall_memories", user_id=user, uids=[u for u, _ in top])}
     ranks = {c: {uid: i for i, uid in enumerate(ranked, start=1)} for c, ranked in rankings.items()}
     out = []
@@ -203,9 +205,14 @@ def details(store: Store, user: str, top: list[tuple[str, float]], rankings: dic
         if row is None:
             continue
         refers = from_epoch(row["refers_to"])
+        v = (versions or {}).get(uid)
+        until = from_epoch(v.valid_until) if v is not None else None
         out.append(Recalled(uid, row["text"], row["speaker"], row["source_id"], row["session"], row["session_date"],
                             round(score, 6), {c: r[uid] for c, r in ranks.items() if uid in r}, row["restated"],
-                            refers.date().isoformat() if refers else None, row["caption"], why.get(uid, {})))
+                            refers.date().isoformat() if refers else None, row["caption"], why.get(uid, {}),
+                            until.isoformat() if until else None,
+                            v.superseded_by[-1]["uid"] if v is not None and v.superseded_by else None,
+                            v.supersedes if v is not None else []))
     return out
 
 

@@ -27,10 +27,14 @@ class Recalled:
     refers_to: str | None = None
     caption: str | None = None
     why: dict[str, float] = field(default_factory=dict)  # what lifted it most above the other candidates (ranker.py)
+    valid_until: str | None = None  # when a newer memory superseded what it says (graphmem/supersession.py)
+    superseded_by: str | None = None  # the newest memory that superseded it
+    supersedes: list[str] = field(default_factory=list)  # the older memories it superseded
 
     def context_line(self) -> str:
         date = f"[{self.session_date[:10]}] " if self.session_date else ""
-        return f"{date}{self.restated or self.text}"
+        until = f" (superseded {self.valid_until[:10]})" if self.valid_until else ""
+        return f"{date}{self.restated or self.text}{until}"
 
 
 @dataclass

@@ -1,0 +1,465 @@
+"""What a turn claims about someone, without an LLM: the attribute a sentence gives a value
+for, so that a later turn giving another value for the same attribute of the same subject is
+known to supersede it ("I live in Paris." ... "I moved to Berlin.").
+
+A `Claim` is (subject, slot, qualifiers, value, positive). The subject is a person the turn
+names (the speaker for I/we/my/our, the addressee for you, a name, "Robin's sister"); the slot
+is what about them: a lexicon of the attributes people change (where they live, where they
+work, what they work as, whom they are with, what they drive, their age, favourites), a habit
+or a liking of one thing (`does:coffee`, `likes:jazz`: a yes or a no), a count of one kind of
+thing (`count:have:cat`), or the state of a thing the subject owns or works on
+(`state:deadline`, qualified by its modifiers: "project", "launch"). Values are normalised
+(lower case, lemmas, numbers as digits); two claims conflict when their qualifiers are
+compatible (one holds the other) and their values or polarities differ (`supersedes`).
+Unrelated facts share no slot, so they never retire each other: liking pizza and liking sushi
+are two slots; flying to Rome and flying to Oslo conflict only when the newer says the plan
+changed (`Claim.needs_cue`)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
+
+from ..supersession import Claim
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+# Attributes that hold one value at a time, by the verb (and preposition) that states them of a
+# person. A verb's object must be of the kinds listed (spaCy entity labels or POS) when a kind
+# is given, so "I moved to a new desk" is not a new home.
+PLACE = ("GPE", "LOC", "FAC", "PROPN")
+ORG = ("ORG", "PROPN", "NOUN", "GPE", "FAC")
+PERSON = ("PERSON", "PROPN")
+VERB_SLOTS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
+    ("live", "in"): ("residence", PLACE), ("live", "at"): ("residence", PLACE),
+    ("live", "near"): ("residence", PLACE), ("reside", "in"): ("residence", PLACE),
+    ("settle", "in"): ("residence", PLACE), ("relocate", "to"): ("residence", PLACE),
+    ("move", "to"): ("residence", PLACE), ("base", "in"): ("residence", PLACE),
+    ("work", "at"): ("employer", ORG), ("work", "for"): ("employer", ORG),
+    ("join", ""): ("employer", ("ORG", "PROPN")), ("employ", "by"): ("employer", ORG),
+    ("hire", "by"): ("employer", ORG), ("leave", ""): ("employer", ("ORG",)),
+    ("work", "as"): ("occupation", ()),
+    ("study", "at"): ("school", ORG), ("attend", ""): ("school", ("ORG",)),
+    ("enroll", "at"): ("school", ORG), ("enroll", "in"): ("school", ("ORG",)),
+    ("transfer", "to"): ("school", ("ORG", "PROPN")),
+    ("date", ""): ("partner", PERSON), ("see", ""): ("partner", PERSON), ("marry", ""): ("partner", PERSON),
+    ("marry", "to"): ("partner", PERSON), ("engage", "to"): ("partner", PERSON),
+    ("divorce", ""): ("partner", PERSON), ("break", "with"): ("partner", PERSON),
+    ("drive", ""): ("car", ()), ("prefer", ""): ("preference", ()),
+}
+# Verbs that end what their object was (a claim of it with positive=False).
+ENDING = {"leave", "divorce", "break", "quit", "stop", "cease", "give", "drop"}
+# Nouns that name one of the attributes above when a turn says "my <noun> is <value>".
+NOUN_SLOTS = {"home": "residence", "house": "residence", "apartment": "residence", "flat": "residence",
+              "address": "residence", "employer": "employer", "company": "employer", "job": "occupation",
+              "occupation": "occupation", "profession": "occupation", "title": "occupation",
+              "role": "occupation", "position": "occupation", "boyfriend": "partner", "girlfriend": "partner",
+              "partner": "partner", "husband": "partner", "wife": "partner", "spouse": "partner",
+              "fiance": "partner", "fiancee": "partner", "age": "age", "car": "car"}
+# Habits: a yes or a no about doing one thing, keyed by the thing done ("drink coffee" ->
+# coffee) or, for these verbs, by the verb itself ("smoke ten cigarettes" -> smoke).
+HABITS = {"smoke", "drink", "eat", "play", "go", "run", "jog", "swim", "practice", "practise", "cook", "bake",
+          "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep"}
+VERB_KEYED = {"smoke", "vape", "gamble", "jog", "run", "swim", "skate", "ski", "surf", "hike", "meditate"}
+LIKING = {"like": True, "love": True, "enjoy": True, "adore": True, "hate": False, "dislike": False}
+STARTING = {"start", "begin", "resume"}
+# Verbs that set a thing's state to a new value ("cut the budget to $8,000", "the deadline moved
+# to March 15"), and those that state it ("the app runs on Python", "our API uses Flask").
+CHANGING = {"switch", "change", "move", "upgrade", "downgrade", "migrate", "update", "set", "cut", "raise",
+            "lower", "increase", "decrease", "reduce", "grow", "improve", "drop", "rise", "fall", "go", "reach",
+            "shift", "push", "postpone", "bump", "turn"}
+STATING = {"be", "use", "run", "take", "cost"}
+HAVING = {"have": "have", "own": "have", "keep": "have"}
+# Words that say something changed: they raise a claim's confidence, and a plan changes only
+# when the newer turn says so.
+CUES = re.compile(r"\b(now|anymore|any more|no longer|instead|switched|changed|change of plans?|moved|new|"
+                  r"currently|these days|nowadays|since|recently|upgraded|migrated|promoted|quit|stopped|"
+                  r"used to|not .* anymore)\b", re.IGNORECASE)
+TRAVEL = {"fly", "travel", "go", "head", "drive"}
+NUMBERS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+# Modifiers that say when a value holds, not which attribute it is.
+NOT_QUALIFIERS = {"new", "current", "old", "latest", "previous", "former", "first", "next", "own", "whole"}
+NOT_VALUE = {"det", "poss", "punct", "advmod", "cc", "prep", "neg", "aux", "case", "mark"}
+SPEAKING = {"i", "we", "me", "us", "my", "our", "mine", "ours"}
+# An assistant's turns explain and advise ("the probability of two heads is 1/4"): what they
+# state is not a fact of the user's life, so they claim nothing.
+ADVISORS = {"assistant", "ai", "bot", "system"}
+# What a count can be of: things had, and the measures of a habit ("I sleep six hours").
+COUNTING = {"have", "weigh", "sleep", "earn", "make", "drink", "smoke", "eat", "walk", "run", "spend", "pay",
+            "save", "work", "take"}
+# A value is a short phrase; longer ones are clauses the parse folded in.
+VALUE_WORDS = 6
+NOT_IN_VALUE = {"relcl", "acl", "advcl", "xcomp", "ccomp", "conj", "cc", "appos", "prep", "punct", "mark"}
+
+
+class Named(Protocol):
+    """A mention (extract.Mention): who or what, of which kind, at which tokens."""
+    name: str
+    kind: str
+    tokens: range
+
+
+def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Named]) -> list[Claim]:
+    """The claims of a parsed turn (`found`: its mentions, extract.mentions)."""
+    if speaker.lower() in ADVISORS:
+        return []
+    by_token = {i: m for m in found for i in m.tokens}
+    cue = bool(CUES.search(doc.text))
+    out: list[Claim] = []
+    for token in doc:
+        if token.pos_ not in ("VERB", "AUX") or token.dep_ in ("aux", "auxpass") \
+                or token.sent.text.rstrip().endswith("?"):
+            continue  # a question claims nothing
+        subject = _subject(token)
+        if subject is None:
+            continue
+        who = _person(subject, speaker, addressee, by_token)
+        if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS \
+                and token.lemma_ == "be":
+            who = None  # "my boyfriend is Sam": the owner's partner, not a claim about the boyfriend
+        for claim in _of_verb(token, subject, who, speaker, addressee, by_token):
+            if "\\" in claim[3] or len(claim[3].split()) > VALUE_WORDS:
+                continue  # markup or a clause, not a value
+            out.append(Claim(claim[0][0], claim[0][1], claim[1], claim[2], claim[3], claim[4], cue,
+                             claim[1] == "trip"))
+    return list(dict.fromkeys(out))
+
+
+Subject = tuple[str, str]  # (name, kind)
+Raw = tuple[Subject, str, tuple[str, ...], str, bool]  # subject, slot, qualifiers, value, positive
+
+
+def _subject(verb: "Token") -> "Token | None":
+    for child in verb.children:
+        if child.dep_ in ("nsubj", "nsubjpass"):
+            return child
+    if verb.dep_ in ("xcomp", "conj", "advcl") and verb.head is not verb:  # "stopped going": the head's subject
+        return _subject(verb.head)
+    return None
+
+
+def _person(token: "Token", speaker: str, addressee: str | None, by_token: dict) -> Subject | None:
+    """The person a subject token is: I/we -> the speaker, you -> the addressee, a mention of a
+    person (a name, "Robin's sister")."""
+    low = token.lower_
+    if low in SPEAKING:
+        return (speaker, "PERSON")
+    if low in ("you",) and addressee:
+        return (addressee, "PERSON")
+    mention = by_token.get(token.i)
+    if mention is not None and mention.kind in ("PERSON", "PROPN"):
+        return (mention.name, mention.kind)
+    return None
+
+
+def _owner(noun: "Token", speaker: str, addressee: str | None, by_token: dict) -> Subject | None:
+    """Whose a thing is: "my rent" -> the speaker, "Maya's manager" -> Maya; a thing no one owns
+    ("the deadline", "the app") is the speaker's (it is what they talk about)."""
+    for child in noun.children:
+        if child.dep_ == "poss":
+            return _person(child, speaker, addressee, by_token)
+    return (speaker, "PERSON")
+
+
+def _of_verb(verb: "Token", subject: "Token", who: Subject | None, speaker: str, addressee: str | None,
+             by_token: dict) -> Iterable[Raw]:
+    lemma = verb.lemma_.lower()
+    negated = _negated(verb)
+    objects = [c for c in verb.children if c.dep_ in ("dobj", "attr", "oprd", "acomp", "npadvmod")]
+    # "moved back to Seattle", "is down to 190": the preposition hangs on the adverb
+    holders = [verb] + [c for c in verb.children if c.dep_ == "advmod" and c.lower_ in ("back", "down", "up", "over")]
+    preps = [(p.lower_, g) for h in holders for p in h.children if p.dep_ in ("prep", "agent", "dative")
+             for g in p.children if g.dep_ == "pobj"]
+    if verb.dep_ == "xcomp" and verb.head.lemma_.lower() in ENDING | STARTING:
+        negated = negated or verb.head.lemma_.lower() in ENDING  # "stopped going to the gym"
+    if who is not None:  # a person does, has, likes, is
+        yield from _personal(verb, lemma, who, objects, preps, negated, by_token)
+        return
+    # a thing is, or changes: "the deadline is March 1", "the deadline moved to March 15"
+    yield from _of_thing(subject, lemma, objects, preps, negated, speaker, addressee, by_token)
+
+
+def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bool, speaker: str,
+              addressee: str | None, by_token: dict) -> Iterable[Raw]:
+    if noun.pos_ not in ("NOUN", "PROPN") or (noun.lower_ in ("it", "that", "this")):
+        return
+    kin = by_token.get(noun.i)
+    owner = _owner(noun, speaker, addressee, by_token)
+    if owner is None:
+        return
+    owned = any(c.dep_ == "poss" for c in noun.children)
+    if not owned and not any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children):
+        return  # "art is so cool", "that painting is awesome": an opinion, not a thing's state
+    if any(p.dep_ == "prep" and any(g.dep_ == "pcomp" for g in p.children) for p in noun.children):
+        return  # "the probability of getting heads is 1/2": a general truth, not a thing's state
+    head, quals = _thing(noun)
+    slot = NOUN_SLOTS.get(noun.lemma_.lower())
+    if slot is None and kin is not None and kin.kind == "PERSON":
+        return  # "my sister ..." with a verb: a person, handled as one
+    slot = slot or f"state:{head}"
+    if lemma in HAVING:
+        for obj in objects:
+            count = _count(obj)
+            if count is not None:
+                yield owner, f"count:have:{_stem(obj.lemma_)}", tuple(sorted({head, *quals})), count, not negated
+        return
+    to = next((g for p, g in preps if p == "to"), None)
+    if lemma in CHANGING and to is not None and _count(to) is not None:  # "our team has grown to 8 engineers"
+        yield owner, f"count:have:{_stem(to.lemma_)}", tuple(sorted({head, *quals})), _count(to) or "", not negated
+        return
+    if lemma in STATING or lemma in CHANGING:
+        value = _state_value(lemma, objects, preps)
+        if value is not None and (_concrete(value) or owned and (value.pos_ == "NOUN" or _favourite(noun))):
+            yield owner, slot, quals, _value(value), not negated
+
+
+def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: list, negated: bool,
+              by_token: dict) -> Iterable[Raw]:
+    if lemma == "be":
+        yield from _personal_be(verb, who, objects, preps, negated)
+        return
+    prt = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
+    if lemma == "give" and prt != "up" or lemma == "break" and prt != "up":
+        return
+    ending = lemma in ENDING
+    # attributes by verb and preposition
+    moved_thing = any(o.dep_ == "dobj" for o in objects)
+    for prep, obj in preps:
+        slot = VERB_SLOTS.get((lemma, prep))
+        if slot and slot[0] == "residence":
+            if moved_thing:
+                continue  # "we moved our hosting to AWS"
+            obj = _place_in(obj, by_token) or obj
+        if slot and _kind_ok(obj, slot[1], by_token):
+            yield who, slot[0], (), _value(obj), not (negated or ending)
+    for obj in objects:
+        slot = VERB_SLOTS.get((lemma, ""))
+        if slot and obj.dep_ == "dobj" and _kind_ok(obj, slot[1], by_token):
+            yield who, slot[0], (), _value(obj), not (negated or ending)
+        # "started a new job at Stripe"
+        if obj.dep_ == "dobj" and obj.lemma_.lower() in ("job", "position", "role", "internship") and \
+                lemma in STARTING | {"get", "take", "accept", "land", "quit", "leave"}:
+            for p in obj.children:
+                if p.dep_ == "prep" and p.lower_ in ("at", "with"):
+                    for g in p.children:
+                        if g.dep_ == "pobj":
+                            yield who, "employer", (), _value(g), not (negated or lemma in ("quit", "leave"))
+    for prep, obj in preps:  # "working as a paramedic"
+        if lemma == "work" and prep == "as":
+            yield who, "occupation", (), _value(obj), not negated
+    # likes and habits
+    if lemma in LIKING:
+        for obj in objects:
+            if obj.dep_ == "dobj":
+                yield who, f"likes:{_stem(obj.lemma_)}", (), "", LIKING[lemma] != negated
+        for child in verb.children:
+            if child.dep_ == "xcomp" and child.pos_ == "VERB":
+                yield who, f"does:{_stem(child.lemma_)}", (), "", LIKING[lemma] != negated
+    if lemma in HABITS:
+        thing = _habit(verb, lemma, objects, preps)
+        if thing:
+            yield who, f"does:{thing}", (), "", not negated
+    if lemma in ENDING | STARTING:
+        for obj in objects:
+            if obj.dep_ == "dobj" and obj.pos_ == "NOUN" and obj.lemma_.lower() not in ("job", "position", "role"):
+                yield who, f"does:{_stem(obj.lemma_)}", (), "", lemma in STARTING and not negated
+    # counts: "I have two cats", "I sleep six hours a night", "I weigh 80 kilos"
+    verb_key = HAVING.get(lemma, lemma)
+    for obj in objects:
+        count = _count(obj)
+        if count is not None and obj.dep_ in ("dobj", "npadvmod", "attr") and verb_key in COUNTING \
+                and obj.pos_ == "NOUN":
+            yield who, f"count:{verb_key}:{_stem(obj.lemma_)}", (), count, not negated
+    if lemma == "turn":  # "I turned 30"
+        for obj in objects:
+            if obj.like_num:
+                yield who, "age", (), _number(obj.lower_), True
+    if lemma in TRAVEL and _planned(verb):
+        for prep, obj in preps:
+            if prep == "to" and _kind_ok(obj, PLACE, by_token):
+                yield who, "trip", (), _value(obj), not negated
+    # a thing the person changes: "we switched the database to PostgreSQL", "I upgraded the app"
+    if lemma in CHANGING | {"use"}:
+        target = next((o for o in objects if o.dep_ == "dobj" and o.pos_ == "NOUN"), None)
+        to = next((g for p, g in preps if p in ("to", "for")), None)
+        if lemma == "use" and target is None:  # "I'm using MySQL for the database"
+            used = next((o for o in objects if o.dep_ == "dobj"), None)
+            if used is not None and to is not None and to.pos_ == "NOUN":
+                head, quals = _thing(to)
+                yield who, f"state:{head}", quals, _value(used), not negated
+        elif lemma == "use" and target is not None:
+            if to is not None and to.pos_ == "NOUN":
+                head, quals = _thing(to)
+                yield who, f"state:{head}", quals, _value(target), not negated
+        elif target is not None and to is not None and lemma != "go":
+            head, quals = _thing(target)
+            yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, _value(to), not negated
+
+
+def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negated: bool) -> Iterable[Raw]:
+    """I'm single / engaged to Priya / 29 years old / based in Lisbon."""
+    for obj in objects:
+        low = obj.lower_
+        if low == "single":
+            yield who, "partner", (), "", negated
+        if low in ("married", "engaged") or obj.lemma_ in ("marry", "engage"):
+            for p in obj.children:
+                if p.dep_ == "prep" and p.lower_ == "to":
+                    for g in p.children:
+                        if g.dep_ == "pobj":
+                            yield who, "partner", (), _value(g), not negated
+        if low == "old":
+            for c in obj.children:
+                if c.dep_ == "npadvmod" and verb.tag_ != "VBD":
+                    count = _count(c)
+                    if count is not None:
+                        yield who, "age", (), count, not negated
+        if obj.lemma_ in ("base", "located"):
+            for p in obj.children:
+                if p.dep_ == "prep" and p.lower_ == "in":
+                    for g in p.children:
+                        if g.dep_ == "pobj":
+                            yield who, "residence", (), _value(g), not negated
+        if obj.like_num and obj.dep_ == "attr" and obj.ent_type_ != "ORDINAL" and verb.tag_ != "VBD":  # "I'm 29"
+            yield who, "age", (), _number(low), not negated
+
+
+def _negated(verb: "Token") -> bool:
+    for child in verb.children:
+        if child.dep_ == "neg":
+            return True
+        if child.lower_ == "longer" and any(g.lower_ == "no" for g in child.children):
+            return True
+    return False
+
+
+def _planned(verb: "Token") -> bool:
+    """A trip not yet made: "I'm flying to Rome", "I will fly", "I'm going to fly"."""
+    auxes = {c.lower_ for c in verb.children if c.dep_ == "aux"}
+    return bool(auxes & {"will", "'ll", "am", "'m", "are", "'re", "is", "'s", "shall"}) and verb.tag_ in ("VBG", "VB")
+
+
+def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
+    if lemma in VERB_KEYED:
+        return _stem(lemma)
+    if lemma == "go":
+        for child in verb.children:  # "go running"
+            if child.dep_ in ("xcomp", "advcl") and child.tag_ == "VBG":
+                return _stem(child.lemma_)
+        place = next((g for p, g in preps if p == "to"), None)
+        return _stem(place.lemma_) if place is not None and place.pos_ == "NOUN" else None
+    obj = next((o for o in objects if o.dep_ == "dobj"), None)
+    if obj is not None and obj.pos_ in ("NOUN", "PROPN") and _count(obj) is None:
+        return _stem(obj.lemma_)
+    return None
+
+
+def _state_value(lemma: str, objects: list, preps: list) -> "Token | None":
+    """What a thing's state is set to: the preposition "to"'s object for a change, else the
+    complement (attr, acomp, object), else where or when it is ("on Tuesday")."""
+    to = next((g for p, g in preps if p == "to"), None)
+    if lemma in CHANGING and to is not None:
+        return to
+    for obj in objects:
+        if obj.dep_ in ("attr", "acomp", "dobj", "oprd") and obj.lower_ not in ("down", "up"):
+            return obj
+    if to is not None:
+        return to
+    return next((g for p, g in preps if p in ("on", "at", "in", "about", "around")), None)
+
+
+def _favourite(noun: "Token") -> bool:
+    return any(c.lower_ in ("favorite", "favourite") for c in noun.children)
+
+
+def _concrete(token: "Token") -> bool:
+    """A value that is a fact, not an opinion: it holds a number, a name or a date."""
+    return any(t.like_num or t.pos_ == "PROPN" or t.ent_type_ for t in token.subtree)
+
+
+def _thing(noun: "Token") -> tuple[str, tuple[str, ...]]:
+    """A thing's head lemma and what qualifies it: its compounds and adjectives, and the objects
+    of its of/for ("the budget for the launch" -> budget, (launch,))."""
+    quals = [c.lemma_.lower() for c in _modifiers(noun) if c.lemma_.lower() not in NOT_QUALIFIERS]
+    for p in noun.children:
+        if p.dep_ == "prep" and p.lower_ in ("of", "for", "with"):
+            quals += [g.lemma_.lower() for g in p.children if g.dep_ == "pobj"]
+    return _stem(noun.lemma_), tuple(sorted(set(_stem(q) for q in quals)))
+
+
+def _place_in(token: "Token", by_token: dict) -> "Token | None":
+    """The place a phrase names: itself, or the place inside it ("a small flat in Leeds")."""
+    for t in token.subtree:
+        if _kind_ok(t, PLACE, by_token):
+            return t
+    return None
+
+
+def _modifiers(noun: "Token") -> list["Token"]:
+    """A noun's compounds and adjectives, and theirs ("dashboard API response time")."""
+    out = []
+    for child in noun.children:
+        if child.dep_ in ("compound", "amod", "nmod"):
+            out += [child, *_modifiers(child)]
+    return out
+
+
+def _kind_ok(token: "Token", kinds: tuple[str, ...], by_token: dict) -> bool:
+    if token.ent_type_ in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT", "ORDINAL"):
+        return False  # "for three years" is how long, not for whom
+    if not kinds:
+        return True
+    mention = by_token.get(token.i)
+    return bool({token.ent_type_, token.pos_, mention.kind if mention else ""} & set(kinds))
+
+
+def _value(token: "Token") -> str:
+    words = [t for t in _phrase(token) if t.dep_ not in NOT_VALUE and t.lower_ not in NOT_QUALIFIERS
+             and t.lower_ not in ("now", "about", "around", "approximately", "roughly", "instead")]
+    # the value ends where a clause or a preposition after it begins ("Berlin last month")
+    words = [t for t in words if t.ent_type_ not in ("DATE", "TIME") or token.ent_type_ in ("DATE", "TIME")]
+    return " ".join(_number(t.lower_) if t.like_num else t.lemma_.lower() if t.pos_ == "NOUN" else t.lower_
+                    for t in words).strip()
+
+
+def _phrase(token: "Token") -> list["Token"]:
+    """A value's own words: its subtree without the clauses and prepositions hanging on it."""
+    out = [token]
+    for child in token.children:
+        if child.dep_ not in NOT_IN_VALUE:
+            out += _phrase(child)
+    return sorted(out, key=lambda t: t.i)
+
+
+def _count(token: "Token") -> str | None:
+    """The number a noun phrase counts ("two cats" -> 2, "a dog" -> 1), or None."""
+    if token.ent_type_ == "DATE":
+        return None  # "March 15" counts no March
+    for child in token.children:
+        if child.dep_ == "nummod" and child.like_num:
+            return _number(child.lower_)
+        if child.dep_ == "det" and child.lower_ in ("a", "an"):
+            return "1"
+    return None
+
+
+def _number(word: str) -> str:
+    word = word.replace(",", "")
+    return NUMBERS.get(word, word)
+
+
+def _stem(word: str) -> str:
+    """One key for a verb and its -ing noun: smoke, smoking -> smok; run, running -> run."""
+    word = word.lower()
+    if word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+        if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+            word = word[:-1]
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    return word

@@ -1,0 +1,53 @@
+"""Recall reads the present, or the past when asked: of a fact's versions (graphmem/supersession.py),
+a question about now ("Where do I live?", "Where does Maya work now?") gets the current version
+first and the older ones below it, marked superseded; a question about the past ("Where did I
+live before?", "What was my first job?") gets the older versions above the newer ones."""
+
+from __future__ import annotations
+
+import re
+
+from ..store import Store
+from ..supersession import Validity, validity
+
+# Words that ask about an earlier state of things; anything else reads the present.
+PAST = re.compile(r"\b(before|used to|previously|formerly|originally|at first|in the past|former|old|earlier|"
+                  r"back then|prior|first|until|anymore)\b", re.IGNORECASE)
+# How many of the ranked candidates have their versions read: the ones that can reach the answer.
+READ_DEPTH = 40
+
+
+def reading(query: str) -> str:
+    """"past" when the question asks about an earlier state of things, else "present"."""
+    return "past" if PAST.search(query) else "present"
+
+
+def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: str,
+            depth: int = READ_DEPTH) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
+    """The ranked memories with each fact's versions in the order the reading wants: for the
+    present, a superseded memory comes right after the current version of its fact (brought in
+    when the channels did not find it: it is the answer to what was asked); for the past, a
+    memory that superseded others comes right after the older versions the ranking holds. The
+    validity of every memory that has versions comes along (for `Recalled`)."""
+    head = [uid for uid, _ in ranked[:depth]]
+    known = validity(store, user, head)
+    if not known:
+        return ranked, known
+    listed = dict(ranked)
+    out: list[tuple[str, float]] = []
+    seen: set[str] = set()
+    for uid, score in ranked:
+        if uid in seen:
+            continue
+        v = known.get(uid)
+        first = (v.current if reading == "present" else [o for o in v.supersedes if o in listed]) if v else []
+        for other in first:
+            if other not in seen:
+                out.append((other, max(score, listed.get(other, score))))
+                seen.add(other)
+        out.append((uid, score))
+        seen.add(uid)
+    pulled = [uid for uid, _ in out if uid not in known and uid not in listed]
+    if pulled:
+        known.update(validity(store, user, pulled))
+    return out, known

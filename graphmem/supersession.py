@@ -1,0 +1,153 @@
+"""Supersession: a newer memory that gives a new value for what an older one claimed about the
+same subject supersedes it ("I live in Paris." in January, "I moved to Berlin." in June).
+
+Nothing is deleted: `(:Memory)-[:SUPERSEDES {subject, slot, at, basis, confidence}]->(:Memory)`
+records that the older memory held from when it was said until `at`, when the newer one was
+said. The relationships are derived from the memories' claims (`(:Memory)-[:CLAIMS]->(:Entity)`,
+extracted at ingest by graphmem/ingest/claims.py) and settled per (subject, slot) from all the
+claims the store holds for it, in the order they were said: so a conversation ingested out of
+order, an edited message and a forgotten memory all leave the chain as if the memories had been
+said in order and the forgotten ones never had. Recall reads the present by default (the current
+version first, the older below it, marked) and the past when asked (graphmem/recall/versions.py);
+`history` shows a memory's versions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .simplex import from_epoch
+from .store import Store
+
+Key = tuple[int, str]  # (subject vid, slot)
+
+
+@dataclass(frozen=True)
+class Claim:
+    subject: str  # the name of the person the claim is about (an entity's name, as the mention says it)
+    kind: str  # that mention's kind (PERSON, PROPN, ...)
+    slot: str
+    qualifiers: tuple[str, ...]
+    value: str
+    positive: bool = True
+    cue: bool = False  # the turn says something changed
+    needs_cue: bool = False  # conflicts only with a newer claim that says it changed (plans)
+
+    def compatible(self, other: "Claim") -> bool:
+        a, b = set(self.qualifiers), set(other.qualifiers)
+        return self.slot == other.slot and (a <= b or b <= a)
+
+    def confidence(self) -> float:
+        base = 0.7 if self.slot.startswith(("state:", "count:")) else 0.8
+        return round(min(0.95, base + (0.15 if self.cue else 0.0)), 2)
+
+
+def supersedes(newer: Claim, older: Claim) -> bool:
+    """Whether `newer`, said after `older`, retires it: same slot, compatible qualifiers, and a
+    different value or polarity (a no retires only the yes of the same value, or of any value
+    when it names none: "I'm single" ends every partner)."""
+    if not newer.compatible(older) or (newer.needs_cue and not newer.cue):
+        return False
+    if not newer.positive:
+        return older.positive and (not newer.value or newer.value == older.value)
+    if not older.positive:
+        return not older.value or older.value == newer.value
+    return older.value != newer.value
+
+
+def settle(store: Store, user: str, keys: Iterable[Key]) -> int:
+    """Write the SUPERSEDES relationships of these (subject, slot) keys anew from their claims
+    (idempotent); the number written."""
+    keys = sorted(set(keys))
+    if not keys:
+        return 0
+    params = [{"subject": subject, "slot": slot} for subject, slot in keys]
+    groups: dict[Key, list[tuple[dict, Claim]]] = {}
+    for row in store.run("claims_of", user_id=user, keys=params):
+        claim = Claim("", "", row["slot"], tuple(row["qualifiers"] or ()), row["value"] or "",
+                      bool(row["positive"]), bool(row["cue"]), bool(row["needs_cue"]))
+        groups.setdefault((row["subject"], row["slot"]), []).append((row, claim))
+    edges = [edge for key, claims in groups.items() for edge in chain(key, claims)]
+    store.run("unsupersede", user_id=user, keys=params)
+    return int(store.run("supersede", user_id=user, edges=edges)[0]["edges"] or 0) if edges else 0
+
+
+def chain(key: Key, claims: list[tuple[dict, Claim]]) -> list[dict]:
+    """The supersessions among one key's claims: in the order they were said, each claim retires
+    the current claims it conflicts with (`supersedes`) and becomes current itself; a claim that
+    agrees with the current ones joins them (said again, nothing changes)."""
+    ordered = sorted(claims, key=lambda rc: (rc[0]["at"] is None, rc[0]["at"] or 0.0, rc[0]["position"] or 0,
+                                             rc[0]["uid"], rc[0]["n"]))
+    current: list[tuple[dict, Claim]] = []
+    edges: dict[tuple[str, str], dict] = {}
+    for row, claim in ordered:
+        retired = [(r, c) for r, c in current if r["uid"] != row["uid"] and supersedes(claim, c)]
+        for old, _ in retired:
+            edges[(row["uid"], old["uid"])] = {"newer": row["uid"], "older": old["uid"], "subject": key[0],
+                                               "slot": key[1], "at": row["at"], "basis": key[1],
+                                               "confidence": claim.confidence()}
+        current = [rc for rc in current if rc not in retired] + [(row, claim)]
+    return list(edges.values())
+
+
+def keys_of(store: Store, user: str, uids: list[str]) -> list[Key]:
+    """The (subject, slot) keys the given memories claim something about."""
+    return [(r["subject"], r["slot"]) for r in store.run("claim_keys", user_id=user, uids=uids)] if uids else []
+
+
+@dataclass
+class Version:
+    """One version of a fact: a memory, when it was said, and until when it held."""
+
+    uid: str
+    text: str
+    speaker: str | None
+    said_at: str | None  # ISO time
+    valid_until: str | None  # when a newer memory superseded it (None: it still holds)
+    superseded_by: list[dict] = field(default_factory=list)  # {uid, at, basis, confidence}
+    supersedes: list[str] = field(default_factory=list)
+
+    @property
+    def current(self) -> bool:
+        return self.valid_until is None
+
+
+@dataclass
+class Validity:
+    """What recall needs to know of a memory's versions."""
+
+    superseded_by: list[dict]  # {uid, at, basis, confidence}, earliest first
+    supersedes: list[str]
+    current: list[str]  # the versions that hold now, at the end of its chain (empty when it holds)
+
+    @property
+    def valid_until(self) -> float | None:
+        return min((s["at"] for s in self.superseded_by if s["at"] is not None), default=None) \
+            if self.superseded_by else None
+
+
+def validity(store: Store, user: str, uids: list[str]) -> dict[str, Validity]:
+    """Each given memory's place among its versions (only those with any)."""
+    out = {}
+    for row in store.run("memory_versions", user_id=user, uids=uids) if uids else []:
+        newer = sorted(({"uid": n[0], "at": n[1], "basis": n[2], "confidence": n[3]}
+                        for n in row["newer"] if n), key=lambda s: (s["at"] or 0.0, s["uid"]))
+        if newer or row["older"]:
+            out[row["uid"]] = Validity(newer, sorted(row["older"]), sorted(row["current"]))
+    return out
+
+
+def history(store: Store, user: str, uid: str) -> list[Version]:
+    """The versions of what memory `uid` said, oldest first: it and every memory linked to it by
+    supersession, each with when it was said and until when it held. Empty for an unknown id."""
+    rows = store.run("memory_history", user_id=user, uid=uid)
+    known = validity(store, user, [r["uid"] for r in rows])
+    out = []
+    for r in rows:
+        v = known.get(r["uid"])
+        until = from_epoch(v.valid_until) if v and v.valid_until is not None else None
+        said = from_epoch(r["at"])
+        out.append(Version(r["uid"], r["text"], r["speaker"], said.isoformat() if said else r["session_date"],
+                           until.isoformat() if until else None, v.superseded_by if v else [],
+                           v.supersedes if v else []))
+    return out

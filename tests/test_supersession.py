@@ -1,0 +1,122 @@
+"""Facts change, and the newer one wins: a memory that gives a new value for what an older one
+said about the same subject supersedes it (graphmem/supersession.py); unrelated facts never
+retire each other; recall reads the present first and the past when asked; forgetting and
+ingesting out of order leave the chain as if the memories had been said in order."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from graphmem import Memory
+
+UPDATES = Path(__file__).parent / "data" / "updates.jsonl"
+JAN, JUN, DEC = (datetime(2024, m, 5, 9, tzinfo=timezone.utc) for m in (1, 6, 12))
+
+
+def _say(mem: Memory, user: str, text: str, at: datetime, speaker: str = "Robin") -> str:
+    return mem.add([(speaker, text)], user=user, at=at).memory_ids[0]
+
+
+def _supersedes(mem: Memory, user: str, newer: str, older: str) -> bool:
+    return any(v.uid == newer and older in v.supersedes for v in mem.history(newer, user=user))
+
+
+def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user):
+    """tests/data/updates.jsonl: pairs of a fact and its update, and pairs of unrelated facts
+    about the same person, each said months apart into a user of its own."""
+    pairs = [json.loads(line) for line in UPDATES.read_text().splitlines()]
+    assert sum(p["kind"] == "update" for p in pairs) >= 50 and sum(p["kind"] == "unrelated" for p in pairs) >= 50
+    linked: dict[str, list[bool]] = {"update": [], "unrelated": []}
+    missed = []
+    for i, pair in enumerate(pairs):
+        who = f"{user}-{i}"
+        older = _say(mem, who, pair["older"], JAN)
+        newer = _say(mem, who, pair["newer"], JUN)
+        link = _supersedes(mem, who, newer, older)
+        reverse = _supersedes(mem, who, older, newer)
+        linked[pair["kind"]].append(link or reverse if pair["kind"] == "unrelated" else link and not reverse)
+        if linked[pair["kind"]][-1] != (pair["kind"] == "update"):
+            missed.append(f"{pair['kind']}: {pair['older']} -> {pair['newer']}")
+    updates = sum(linked["update"]) / len(linked["update"])
+    false = sum(linked["unrelated"]) / len(linked["unrelated"])
+    print(f"updates linked {updates:.1%}, unrelated linked (false) {false:.1%}; " + "; ".join(missed))
+    assert updates >= 0.9, missed
+    assert false <= 0.05, missed
+
+
+def test_recall_answers_the_present_with_the_current_fact_and_keeps_the_old_one_below(mem, user):
+    paris = _say(mem, user, "I live in Paris.", JAN, "Sam")
+    _say(mem, user, "I adopted a cat named Miso from the shelter.", JAN.replace(day=9), "Sam")
+    _say(mem, user, "Work has been busy with the product launch.", JUN.replace(day=1), "Sam")
+    berlin = _say(mem, user, "I moved to Berlin last month.", JUN, "Sam")
+    now = mem.recall("Where do I live?", user=user, asker="Sam")
+    order = [m.uid for m in now.memories]
+    assert order.index(berlin) < order.index(paris)
+    old = next(m for m in now.memories if m.uid == paris)
+    assert old.valid_until is not None and old.valid_until.startswith("2024-06-05") and old.superseded_by == berlin
+    assert "in Paris. (superseded 2024-06-05)" in now.context()
+    before = mem.recall("Where did I live before?", user=user, asker="Sam")
+    order = [m.uid for m in before.memories]
+    assert order.index(paris) < order.index(berlin)
+
+
+def test_where_does_maya_work_now(mem, user):
+    acme = _say(mem, user, "Maya works at Acme Corp as an analyst.", JAN, "Robin")
+    for day, text in enumerate(["Maya loves climbing on weekends.", "Maya's sister visited from Lyon.",
+                                "Maya said the Acme Corp office has a great cafeteria."], start=10):
+        _say(mem, user, text, JAN.replace(day=day), "Robin")
+    initech = _say(mem, user, "Maya left Acme Corp and joined Initech in June.", JUN, "Robin")
+    found = [m.uid for m in mem.recall("Where does Maya work now?", user=user).memories]
+    assert found[0] == initech and acme in found[1:]
+
+
+def test_history_shows_each_version_with_its_validity(mem, user):
+    first = _say(mem, user, "I live in Paris.", JAN)
+    second = _say(mem, user, "I moved to Berlin.", JUN)
+    third = _say(mem, user, "I moved back to Paris.", DEC)
+    versions = mem.history(second, user=user)
+    assert [v.uid for v in versions] == [first, second, third]
+    assert [v.valid_until[:10] if v.valid_until else None for v in versions] == ["2024-06-05", "2024-12-05", None]
+    assert versions[1].supersedes == [first] and versions[2].supersedes == [second]
+    assert versions[2].current and not versions[0].current
+    assert mem.history("no-such-memory", user=user) == []
+
+
+def test_said_out_of_order_the_later_fact_still_wins(mem, user):
+    """A transcript of June ingested before one of January: supersession follows when each
+    was said, not when it was ingested."""
+    berlin = _say(mem, user, "I moved to Berlin.", JUN)
+    paris = _say(mem, user, "I live in Paris.", JAN)
+    assert _supersedes(mem, user, berlin, paris) and not _supersedes(mem, user, paris, berlin)
+
+
+def test_forgetting_a_version_settles_the_chain_without_it(mem, user):
+    first = _say(mem, user, "I work at Google.", JAN)
+    second = _say(mem, user, "I just started a new job at Stripe.", JUN)
+    third = _say(mem, user, "I now work for a startup called Brightwave.", DEC)
+    mem.forget(user, memories=[second])
+    versions = mem.history(first, user=user)
+    assert [v.uid for v in versions] == [first, third] and versions[0].superseded_by[0]["uid"] == third
+    mem.forget(user, memories=[third])
+    assert [(v.uid, v.valid_until) for v in mem.history(first, user=user)] == [(first, None)]
+
+
+def test_a_retried_add_and_a_restatement_change_nothing(mem, user):
+    paris = _say(mem, user, "I live in Paris.", JAN)
+    again = _say(mem, user, "I still live in Paris, near the river.", JUN)
+    assert _say(mem, user, "I still live in Paris, near the river.", JUN) == again
+    assert [(v.uid, v.valid_until) for v in mem.history(paris, user=user)] == [(paris, None)]
+    assert mem.history(again, user=user)[0].supersedes == []
+
+
+@pytest.mark.parametrize("speaker", ["assistant"])
+def test_an_assistant_claims_nothing_about_the_user(mem, user, speaker):
+    """An assistant's explanations ("the probability of heads is 1/2") are no facts of the
+    user's life: they supersede nothing."""
+    mine = _say(mem, user, "The project deadline is March 1.", JAN, "user")
+    theirs = _say(mem, user, "The project deadline is March 20 in my example.", JUN, speaker)
+    assert not _supersedes(mem, user, theirs, mine)
