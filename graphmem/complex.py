@@ -50,17 +50,11 @@ def _merge_observation(words: dict[str, dict], vids: tuple[int, ...], obs: Obser
 
 @dataclass(frozen=True)
 class Support:
-    """A face and what observed its vertices together: `face.stored` when it was observed
-    itself; `holder`, the smallest stored simplex holding it (the face itself when stored), of
-    `holder_kind` (turn, session, ...); no holder: its vertices were never seen together."""
+    """A face and whether its vertices were seen together: observed itself (`face.stored`),
+    only inside a larger stored simplex, or never (`together` False)."""
 
     face: Face
-    holder: Face | None
-    holder_kind: str | None = None
-
-    @property
-    def together(self) -> bool:
-        return self.holder is not None
+    together: bool
 
 
 class Complex:
@@ -304,24 +298,32 @@ class Complex:
         return [Face(f, tuple(names[v] for v in f), False) for f in faces if word_key(f) in implied]
 
     def support(self, vertices: Sequence[Vertex], min_dim: int = 1) -> list[Support]:
-        """Every face over these vertices (of dimension min_dim and up) with what observed its
-        vertices together: itself (`count` > 0), only a larger simplex (`holder`, the smallest),
-        or nothing (`holder` None: never seen together). One statement."""
+        """Every face over these vertices (of dimension min_dim and up), and whether its
+        vertices were seen together: observed itself (`face.stored`), or only inside a larger
+        stored simplex, or never (`together` False). One statement."""
         vids = self._require_vids(vertices)
         faces = subsets(vids, min_size=min_dim + 1, limit=self.store.settings.max_faces)
         if not faces:
             return []
-        rows = {row["key"]: row for row in self._run("gap_support", faces=[{"key": word_key(f), "vids": list(f)}
-                                                                           for f in faces])}
-        held = sorted({v for row in rows.values() for v in row["path"]} | set(vids))
-        names = dict(zip(held, self._names(held)))
-        out = []
-        for f in faces:
-            row = rows.get(word_key(f))
-            holder = Face(tuple(row["path"]), tuple(names[v] for v in row["path"]), True) if row else None
-            out.append(Support(Face(f, tuple(names[v] for v in f), bool(row and row["count"]),
-                                    row["count"] if row else 0), holder, row["kind"] if row else None))
-        return out
+        rows = {row["key"]: row["count"] for row in self._run("gap_support", faces=[
+            {"key": word_key(f), "vids": list(f)} for f in faces])}
+        names = dict(zip(vids, self._names(vids)))
+        return [Support(Face(f, tuple(names[v] for v in f), rows.get(word_key(f), 0) > 0, rows.get(word_key(f), 0)),
+                        word_key(f) in rows) for f in faces]
+
+    def holders(self, faces: Sequence[Sequence[int]]) -> dict[tuple[int, ...], tuple[Face, str | None]]:
+        """For faces (ascending vids) seen together only inside larger simplices, the smallest
+        stored simplex holding each, as a Face of its vertices, and what observed it (turn,
+        session, ...). One statement."""
+        words = [tuple(f) for f in faces]
+        if not words:
+            return {}
+        rows = self._run("gap_holders", faces=[{"key": word_key(f), "vids": list(f)} for f in words])
+        found = {row["key"]: row for row in rows}
+        every = sorted({v for row in rows for v in row["path"]})
+        names = dict(zip(every, self._names(every)))
+        return {f: (Face(tuple(row["path"]), tuple(names[v] for v in row["path"]), True), row["kind"])
+                for f in words if (row := found.get(word_key(f)))}
 
     def remove(self, vertices: Sequence[Vertex], cofaces: bool = False) -> int:
         """Unstore a simplex (with cofaces=True, every stored simplex containing it).

@@ -109,6 +109,7 @@ def test_gaps_are_json_with_the_question_first(friends):
     assert [next(iter(g)) for g in gaps] == ["question"] * len(gaps)
     assert [g["question"] for g in gaps] == [g.question for g in got.gaps]
     assert gaps[0]["hole"] is True and gaps[-1]["hole"] is False
+    assert got.questions() == [g.question for g in got.gaps if g.hole] and len(got.questions(holes_only=False)) == 3
 
 
 def test_the_readme_example_says_alice_and_rex_are_no_hole(mem, user):

@@ -81,17 +81,19 @@ def find_gaps(cx: Complex, a: Analysis) -> list[Gap]:
         # past GAP_ENTITIES matched entities only the pairs: every set would be 2^n faces
         sizes = None if len(vids) <= GAP_ENTITIES else 2
         support = [s for s in cx.support(vids) if sizes is None or len(s.face.vids) <= sizes]
-        gaps += _holes(support, by_vid, a) + _only_inside(support, by_vid, a)
+        gaps += _holes(support, by_vid, a) + _only_inside(cx, support, by_vid, a)
     gaps.sort(key=lambda g: (-g.score, REAL_HOLES.index(g.kind) if g.hole else 2, g.vids, g.names))
     return _ask_first_hole(gaps, a)
 
 
 def _unanswered(cx: Complex, by_vid: dict[int, Matched], a: Analysis) -> list[Gap]:
     """The question's specific entities no memory mentions with an entity of the kind it asks
-    for ("Where does Caroline's sister live?", and no message names her with a place). An
-    entity of that kind itself, or one in more than FANOUT memories, is not asked about."""
+    for ("Where does Caroline's sister live?", and no message names her with a place). Not asked
+    about: an entity of that kind, one named by the words that ask for it ("book" in "What books
+    has Melanie read?"), one in more than FANOUT memories (something of the kind is surely near)."""
+    naming = [pattern for pattern, kinds, _ in ANSWER_KINDS if set(kinds) & set(a.answer_kinds)]
     asks = [e for e in (by_vid[v] for v in a.specific_vids())
-            if e.kind not in a.answer_kinds and e.frequency <= FANOUT]
+            if e.kind not in a.answer_kinds and e.frequency <= FANOUT and not any(p.search(e.name) for p in naming)]
     if not asks:
         return []
     rows = cx.store.run("gap_answers", user_id=cx.user, vids=[e.vid for e in asks], kinds=a.answer_kinds)
@@ -127,21 +129,23 @@ def _holes(support: list[Support], by_vid: dict[int, Matched], a: Analysis) -> l
     return out
 
 
-def _only_inside(support: list[Support], by_vid: dict[int, Matched], a: Analysis) -> list[Gap]:
+def _only_inside(cx: Complex, support: list[Support], by_vid: dict[int, Matched], a: Analysis) -> list[Gap]:
     """The sets seen together only inside larger observations, where no larger set of the
-    question's entities was seen together (that one is reported, or was observed itself)."""
+    question's entities was seen together (that one is reported, or was observed itself), each
+    with the other entities of the smallest observation holding it."""
     together = {s.face.vids for s in support if s.together}
+    inside = [s.face for s in support if s.together and not s.face.stored
+              and not any(set(s.face.vids) < set(g) for g in together)]
+    holders = cx.holders([f.vids for f in inside])
     out = []
-    for s in support:
-        f = s.face.vids
-        if s.holder is None or s.face.stored or any(set(f) < set(g) for g in together):
-            continue
-        context = tuple(n for v, n in zip(s.holder.vids, s.holder.names) if v not in f)
-        weight = GAP_SESSION_HOLDER_WEIGHT if s.holder_kind == "session" else GAP_TURN_HOLDER_WEIGHT
-        entities = _spoken_order([by_vid[v] for v in f], a)
+    for face in inside:
+        holder, kind = holders.get(face.vids, (None, None))
+        context = tuple(n for v, n in zip(holder.vids, holder.names) if v not in face.vids) if holder else ()
+        weight = GAP_SESSION_HOLDER_WEIGHT if kind == "session" else GAP_TURN_HOLDER_WEIGHT
+        entities = _spoken_order([by_vid[v] for v in face.vids], a)
         spoken = tuple(e.name for e in entities)
-        out.append(Gap(ONLY_INSIDE_LARGER, s.face.names, f, round(0.5 * weight * _about(entities, a), 3),
-                       _related(spoken), _inside_meaning(spoken, context, s.holder_kind), context, s.holder_kind))
+        out.append(Gap(ONLY_INSIDE_LARGER, face.names, face.vids, round(0.5 * weight * _about(entities, a), 3),
+                       _related(spoken), _inside_meaning(spoken, context, kind), context, kind))
     return out
 
 
@@ -204,6 +208,8 @@ def _related(names: tuple[str, ...]) -> str:
 
 
 def _inside_meaning(names: tuple[str, ...], context: tuple[str, ...], holder_kind: str | None) -> str:
+    if not context:
+        return f"{_listed(names)} were seen together only inside larger observations, never on their own: not a hole"
     others = _context_text(context)
     if holder_kind == "session":
         return (f"{_listed(names)} were seen together only in one session (which also holds {others}), never in "

@@ -62,6 +62,11 @@ class Recollection:
         """The memories as lines an agent's prompt can take."""
         return "\n".join(m.context_line() for m in self.memories)
 
+    def questions(self, holes_only: bool = True) -> list[str]:
+        """The gaps as questions the agent could ask the user, best first: by default only the
+        real holes' (entities seen together only inside a larger observation are no hole)."""
+        return [g.question for g in self.gaps if g.hole or not holes_only]
+
     def to_dict(self) -> dict:
         return {"query": self.query, "user": self.user, "analysis": self.analysis.to_dict(),
                 "memories": [asdict(m) for m in self.memories],
