@@ -9,5 +9,5 @@ WITH m ORDER BY m.uid
 LIMIT $limit
 RETURN m.uid AS uid, m.observed_at AS said_at, m.last_accessed AS last_accessed,
        coalesce(m.accesses, 0) AS accesses, m.state AS state,
-       size([(m)<-[:SUPERSEDES]-(newer:Memory {user_id: $user_id}) | newer.uid]) > 0 AS superseded
+       size([(m)<-[:SUPERSEDES]-(newer:Memory {user_id: $user_id, complete: true}) | newer.uid]) > 0 AS superseded
 ORDER BY uid

