@@ -188,3 +188,16 @@ def test_bad_input_is_one_line_naming_the_message(messages, where, words):
 def test_errors_name_the_source_given():
     with pytest.raises(InputError, match=r"^session-42:3: "):
         to_turns([("A", "x"), ("B", "y"), {"content": "z"}], source="session-42")
+
+
+def test_a_first_person_question_to_an_agents_memory_is_the_users(mem, user):
+    """Messages of the role user (no name) are said by "user": a question in the first person
+    to that memory is read as the user's ("my dog" is the user's dog), unless an asker is given."""
+    mem.add([{"role": "user", "content": "My dog is called Biscuit and he loves the beach."},
+             {"role": "assistant", "content": "Biscuit sounds like a happy dog! My favourite dog is Rex."}],
+            user=user)
+    got = mem.recall("What is my dog called?", user=user, k=2)
+    assert any(note.startswith("asked by user") for note in got.notes)
+    assert "Biscuit" in got.memories[0].text
+    named = mem.recall("What is my dog called?", user=user, k=2, asker="assistant")
+    assert not any(note.startswith("asked by user") for note in named.notes)

@@ -18,6 +18,9 @@ from typing import Any
 from ..errors import InputError
 from .turns import Turn, _naive_utc, _parse_date, split_long_turns
 
+# The speaker of a user's message that names none (and of one string added as is): recall takes a
+# first-person question to a memory holding such messages as asked by it (recall/analysis.py).
+USER_ROLE = "user"
 PROMPT_ROLES = frozenset({"system", "developer"})  # instructions to the model, not things said
 TOOL_ROLES = frozenset({"tool", "function", "ipython"})  # a tool's result (OpenAI, legacy, Llama)
 TEXT_PARTS = frozenset({"text", "input_text", "output_text"})  # content parts that are text
@@ -34,7 +37,7 @@ def to_turns(messages: Any, *, keep_tool_results: bool = False, at: datetime | N
     Source ids read `messages:3` (the third message); `message_id` is a message's own `id`.
     A malformed message raises `InputError` naming its position (`messages:3: ...`)."""
     if isinstance(messages, str):
-        records: list[Any] = [("user", messages)]
+        records: list[Any] = [(USER_ROLE, messages)]
     elif isinstance(messages, Mapping):
         records = [messages]
     elif isinstance(messages, (list, tuple)):

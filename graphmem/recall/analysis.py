@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
-from ..ingest.extract import Mention, mentions, query_terms, restate
+from ..ingest.extract import FIRST, Mention, mentions, query_terms, restate
+from ..ingest.messages import USER_ROLE
 from ..models import Models
 from ..simplex import normalise
 from ..store import Store
@@ -94,6 +95,9 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     notes: list[str] = []
     doc = nlp(query)
     asked_back = ask_back(doc)  # the question's own words, before an asker's restatement
+    if asker is None and any(t.lower_ in FIRST for t in doc) and \
+            store.run("recall_entities_by_name", user_id=user, norms=[normalise(USER_ROLE)]):
+        asker = USER_ROLE  # an agent's chat: "I" in a question to it is the user it talks with
     if asker:
         said = restate(doc, asker)
         if said != query:
