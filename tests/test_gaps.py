@@ -34,6 +34,9 @@ Melanie: Jon taught me to play chess.
 
 ## 1 July 2023
 Oscar: I saw Jon at the market.
+
+## 5 July 2023
+Luna: That kind of music is not my type.
 """
 
 
@@ -91,6 +94,16 @@ def test_three_entities_each_two_seen_together_but_never_all_three_are_one_hole(
                                                        [("Melanie", "Jon"), ("Melanie", "Oscar"), ("Jon", "Oscar")]}
 
 
+def test_words_that_frame_a_question_are_no_gap(friends):
+    """"kind" is matched as a concept (Luna said "that kind of music"), but says what is asked,
+    not what about."""
+    mem, user = friends
+    got = mem.recall("What kind of music does Melanie like?", user=user, k=3)
+    assert "kind" in [e.name for e in got.analysis.entities]
+    assert [(g.kind, set(g.names)) for g in got.gaps] == [("never together", {"Melanie", "music"})]
+    assert got.gaps[0].question == "Do you know what kind of music Melanie likes?"
+
+
 def test_a_name_memory_does_not_know_comes_first(friends):
     found = gaps_of(friends, "Did Luna ever meet Zyxwvutsrq?")
     assert (found[0].kind, found[0].names, found[0].vids) == ("unknown", ("Zyxwvutsrq",), ())
@@ -132,6 +145,12 @@ def test_the_readme_example_says_alice_and_rex_are_no_hole(mem, user):
     ("Where did I adopt my puppy?", "Do you know where you adopted your puppy?"),
     ("Would Emma enjoy a concert?", "Do you know whether Emma would enjoy a concert?"),
     ("Why did Alice stop running?", "Do you know why Alice stopped running?"),
+    ("What kind of books does Caroline have in her library?", "Do you know what kind of books Caroline has in her library?"),
+    ("In which city did Caroline meet Jon?", "Do you know in which city Caroline met Jon?"),
+    ("When is Caroline's youth center putting on a talent show?",
+     "Do you know when Caroline's youth center is putting on a talent show?"),
+    ("What was Melanie's reaction to her children enjoying the Grand Canyon?",
+     "Do you know what Melanie's reaction to her children enjoying the Grand Canyon was?"),
     ("Emma and Tokyo", None),
 ])
 def test_a_question_is_asked_back_as_the_agent_would_ask_it(question, asked):

@@ -38,6 +38,10 @@ UNKNOWN, UNANSWERED, NEVER_TOGETHER, ONLY_INSIDE_LARGER = ("unknown", "unanswere
                                                            "only inside larger")
 REAL_HOLES = (UNKNOWN, UNANSWERED, NEVER_TOGETHER)
 PLACES = ("GPE", "LOC", "FAC")
+# Words that frame a question rather than say what it is about ("What kind of pottery...",
+# "What are the pets' names?"): matched as concepts, they are no gap's entities.
+FRAME_WORDS = {"kind", "type", "sort", "name", "way", "thing", "item", "part", "lot", "example", "respect", "reason",
+               "people", "person", "someone", "something", "anything", "one", "term"}
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ def find_gaps(cx: Complex, a: Analysis) -> list[Gap]:
     """The gaps around the question `a` read, best first, each with a question to ask: the best
     hole between entities asks the user's question back when it is one, the others come from
     templates over the entities' kinds."""
-    by_vid = {e.vid: e for e in a.entities}
+    by_vid = {e.vid: e for e in a.entities if not (e.kind == "CONCEPT" and e.name.lower() in FRAME_WORDS)}
     gaps = [Gap(UNKNOWN, (name,), (), 1.0, f"Who or what is {name}?",
                 f"no entity in memory is called {name}: a real hole") for name in a.unknown]
     if a.answer_kinds:
@@ -92,7 +96,7 @@ def _unanswered(cx: Complex, by_vid: dict[int, Matched], a: Analysis) -> list[Ga
     about: an entity of that kind, one named by the words that ask for it ("book" in "What books
     has Melanie read?"), one in more than FANOUT memories (something of the kind is surely near)."""
     naming = [pattern for pattern, kinds, _ in ANSWER_KINDS if set(kinds) & set(a.answer_kinds)]
-    asks = [e for e in (by_vid[v] for v in a.specific_vids())
+    asks = [e for e in (by_vid[v] for v in a.specific_vids() if v in by_vid)
             if e.kind not in a.answer_kinds and e.frequency <= FANOUT and not any(p.search(e.name) for p in naming)]
     if not asks:
         return []
@@ -109,8 +113,10 @@ def _unanswered(cx: Complex, by_vid: dict[int, Matched], a: Analysis) -> list[Ga
 
 def _asked_for(name: str, what: str) -> str:
     if what == "places":
-        return f"Do you know where {name} is?"
-    return f"Do you know which {what} have to do with {name}?"
+        return f"Which place goes with {name}?"
+    if what == "titles":
+        return f"Which book, film or song goes with {name}?"
+    return f"Which {what} go with {name}?"
 
 
 def _holes(support: list[Support], by_vid: dict[int, Matched], a: Analysis) -> list[Gap]:

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
 
 WH = {"WDT", "WP", "WP$", "WRB"}
 SUBJECTS = {"nsubj", "nsubjpass", "expl"}
+# A wh-phrase is at most this many words before its auxiliary ("What kind of pottery does ..."),
+# made of these parts of speech.
+WH_PHRASE = 7
+WH_PHRASE_PARTS = {"NOUN", "PROPN", "ADJ", "ADV", "DET", "ADP", "NUM", "PUNCT", "SYM", "CCONJ"}
 # the asker's words as the agent says them to the asker
 TO_YOU = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "am": "are"}
 PAST = {"be": "was", "have": "had", "do": "did", "go": "went", "meet": "met", "see": "saw", "buy": "bought",
@@ -42,18 +46,17 @@ def ask_back(doc: "Doc") -> str | None:
     tokens = [t for t in doc if not (t.is_punct and t.i == len(doc) - 1)]
     if not tokens:
         return None
-    wh = tokens[0].tag_ in WH
-    aux = next((t for t in tokens[:6] if t.pos_ == "AUX" and _subject_after(t) is not None), None)
+    wh = tokens[0].tag_ in WH or len(tokens) > 1 and tokens[0].pos_ == "ADP" and tokens[1].tag_ in WH  # "In which city"
+    aux = next((t for t in tokens[:WH_PHRASE + 1] if t.pos_ == "AUX" and _subject_after(t) is not None), None)
     said: list[tuple["Token | None", str]] = []  # (the question's token, or None for a word added; its text)
-    if aux is None or not (aux.i == 0 or wh and all(t.tag_ in WH or t.pos_ in ("NOUN", "ADJ", "ADV", "DET")
-                                                    for t in tokens[:aux.i])):
+    if aux is None or not (aux.i == 0 or wh and all(t.tag_ in WH or t.pos_ in WH_PHRASE_PARTS for t in tokens[:aux.i])):
         if not wh:
             return None
         said = [(t, _you(t)) for t in tokens]  # the wh-word is the subject ("Who adopted Rex?"): as it stands
     else:
         subject = _subject_after(aux)
         assert subject is not None
-        start, end = subject.left_edge.i, subject.right_edge.i + 1
+        start, end = subject.left_edge.i, _subject_end(subject, aux)
         do = aux.lemma_.lower() == "do"
         verb = aux.head if do and aux.head.i >= end and aux.head.pos_ in ("VERB", "AUX") else None
         said = [(t, _you(t)) for t in tokens[:aux.i]] + ([] if wh else [(None, "whether")])
@@ -66,6 +69,22 @@ def ask_back(doc: "Doc") -> str | None:
         adjacent = t is not None and after is not None and after.i == t.i + 1
         out += text + (t.whitespace_ if adjacent and t is not None else " ")
     return f"Do you know {out.strip()}?"
+
+
+def _subject_end(subject: "Token", aux: "Token") -> int:
+    """Where the subject's words end: its whole subtree, unless the parse hung the main verb of
+    `aux` on it ("When is Caroline's youth center putting on a show?": the subject ends before
+    "putting")."""
+    end = subject.right_edge.i + 1
+    verb = aux.head
+    if aux.dep_ in ("aux", "auxpass") and subject.left_edge.i < verb.i < end:
+        return verb.i
+    # or parsed the participle after "is" or "has" as the subject's modifier
+    participle = next((c for c in subject.rights if c.dep_ == "acl" and c.tag_ in ("VBG", "VBN")
+                       and c.i == subject.i + 1), None)
+    if participle is not None and aux.lemma_ in ("be", "have"):
+        return participle.i
+    return end
 
 
 def _subject_after(aux: "Token") -> "Token | None":
