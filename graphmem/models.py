@@ -88,7 +88,7 @@ def _threads(count: int | None):
 class Embedder:
     """Batched, L2-normalised float32 embeddings (computed in `precision`, see resolve_precision)."""
 
-    def __init__(self, name: str, precision: str = "auto", batch_size: int = 64):
+    def __init__(self, name: str, precision: str = "auto", batch_size: int = 64, max_tokens: int = 0):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -105,6 +105,8 @@ class Embedder:
         except Exception as exc:  # the library raises many kinds for a missing model
             raise ConfigError(f"cannot load embedding model {name!r}: {exc}") from None
         self.name, self.batch_size = name, batch_size
+        if max_tokens and max_tokens < (self.model.max_seq_length or max_tokens + 1):
+            self.model.max_seq_length = max_tokens  # texts are cut to their first max_tokens word pieces
         self.precision = resolve_precision(precision)
         if self.precision == "bfloat16":
             import torch
@@ -139,8 +141,8 @@ class Embedder:
 
 
 @lru_cache(maxsize=4)
-def embedder(name: str, precision: str = "auto") -> Embedder:
-    return Embedder(name, precision)
+def embedder(name: str, precision: str = "auto", max_tokens: int = 0) -> Embedder:
+    return Embedder(name, precision, max_tokens=max_tokens)
 
 
 @lru_cache(maxsize=4)
@@ -179,7 +181,8 @@ class Models:
         self.settings = settings
 
     def embedder(self) -> Embedder:
-        model = embedder(self.settings.embedding_model, self.settings.embedding_precision)
+        model = embedder(self.settings.embedding_model, self.settings.embedding_precision,
+                         self.settings.embedding_max_tokens)
         if model.dimensions != self.settings.embedding_dimensions:
             raise ConfigError(
                 f"embedding model {self.settings.embedding_model!r} gives {model.dimensions}-d vectors but the "

@@ -141,9 +141,9 @@ def _restated_tokens(doc: Doc, speaker: str, addressee: str | None) -> list[str]
     for token in doc:
         low = token.lower_
         text = token.text
-        original = masked.original(text) if masked is not None else None
+        original = masked.restore_token(text) if masked is not None else None
         if original is not None:  # code and markup, put back as written
-            text, replaced_subject = masked.restore(original), False
+            text, replaced_subject = original, False
         elif low in FIRST:
             text, replaced_subject = FIRST[low].format(s=speaker), low == "i"
         elif low in SECOND and addressee:
