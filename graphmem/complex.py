@@ -297,12 +297,13 @@ class Complex:
         names = dict(zip(vids, self._names(vids)))
         return [Face(f, tuple(names[v] for v in f), False) for f in faces if word_key(f) in implied]
 
-    def support(self, vertices: Sequence[Vertex], min_dim: int = 1) -> list[Support]:
-        """Every face over these vertices (of dimension min_dim and up), and whether its
+    def support(self, vertices: Sequence[Vertex], min_dim: int = 1, max_dim: int | None = None) -> list[Support]:
+        """Every face over these vertices (of dimension min_dim up to max_dim), and whether its
         vertices were seen together: observed itself (`face.stored`), or only inside a larger
         stored simplex, or never (`together` False). One statement."""
         vids = self._require_vids(vertices)
-        faces = subsets(vids, min_size=min_dim + 1, limit=self.store.settings.max_faces)
+        faces = subsets(vids, min_size=min_dim + 1, max_size=None if max_dim is None else max_dim + 1,
+                        limit=self.store.settings.max_faces)
         if not faces:
             return []
         rows = {row["key"]: row["count"] for row in self._run("gap_support", faces=[

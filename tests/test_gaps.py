@@ -156,3 +156,17 @@ def test_the_readme_example_says_alice_and_rex_are_no_hole(mem, user):
 def test_a_question_is_asked_back_as_the_agent_would_ask_it(question, asked):
     with Models(Settings()).parsing() as nlp:  # no database: the question's parse alone
         assert ask_back(nlp(question)) == asked
+
+
+def test_support_tells_observed_inside_larger_and_never_together(cx):
+    cx.insert(["Alice", "Bob", "Paris"])
+    cx.insert(["Alice", "Paris"])
+    cx.insert(["Carol"])
+    support = {s.face.names: (s.face.stored, s.together) for s in cx.support(["Alice", "Bob", "Paris", "Carol"])}
+    assert support[("Alice", "Paris")] == (True, True)  # observed itself
+    assert support[("Alice", "Bob")] == (False, True)  # only inside {Alice, Bob, Paris}
+    assert support[("Alice", "Carol")] == (False, False)  # never together
+    assert len(support) == 11  # every set of two or more of the four
+    assert {len(s.face.vids) for s in cx.support(["Alice", "Bob", "Paris", "Carol"], max_dim=1)} == {2}
+    holder, kind = cx.holders([cx.vids(["Alice", "Bob"])])[cx.vids(["Alice", "Bob"])]
+    assert holder.names == ("Alice", "Bob", "Paris") and kind == "observed"

@@ -83,8 +83,7 @@ def find_gaps(cx: Complex, a: Analysis) -> list[Gap]:
     vids = sorted(by_vid)
     if len(vids) >= 2:
         # past GAP_ENTITIES matched entities only the pairs: every set would be 2^n faces
-        sizes = None if len(vids) <= GAP_ENTITIES else 2
-        support = [s for s in cx.support(vids) if sizes is None or len(s.face.vids) <= sizes]
+        support = cx.support(vids, max_dim=None if len(vids) <= GAP_ENTITIES else 1)
         gaps += _holes(support, by_vid, a) + _only_inside(cx, support, by_vid, a)
     gaps.sort(key=lambda g: (-g.score, REAL_HOLES.index(g.kind) if g.hole else 2, g.vids, g.names))
     return _ask_first_hole(gaps, a)
