@@ -113,33 +113,30 @@ def derive(store: Store, user: str, groups: Iterable[tuple[int, int]]) -> Consol
         rows = store.run("abstract_members", user_id=user, max_members=MAX_MEMBERS, groups=[
             {"key": _key(vid, bucket), "vid": vid, "since": bucket * SPAN, "until": (bucket + 1) * SPAN}
             for vid, bucket in batch])
-        found = {r["key"]: r for r in rows}
-        names = sorted({r["name"] for r in rows} | {n for r in rows for m in r["members"] for n, _ in m[3]})
+        sized = {r["key"]: r for r in rows if int(r["size"]) >= 2 and not _common(r["frequency"], total)}
+        uids = sorted({uid for r in sized.values() for uid, _ in r["members"]})
+        vectors = {r["uid"]: r for r in store.run("abstract_vectors", user_id=user, uids=uids)} if uids else {}
+        names = sorted({r["name"] for r in sized.values()} | {n for v in vectors.values() for n, _ in v["mentioned"]})
         speakers = {r["name"] for r in store.run("recall_speakers", user_id=user, names=names)} if names else set()
         keep, drop = [], []
         for vid, bucket in batch:
-            row = found.get(_key(vid, bucket))
-            if row is None or not _summarisable(row, total, speakers):
+            row = sized.get(_key(vid, bucket))
+            if row is None or row["name"] in speakers:
                 drop.append(_key(vid, bucket))
             else:
                 keep.append((vid, bucket, row))
         if drop:
             out.deleted += int(store.run("delete_abstracts", user_id=user, keys=drop)[0]["deleted"] or 0)
         if keep:
-            centres = [_centre(row) for _, _, row in keep]
+            centres = [_centre(row, vectors) for _, _, row in keep]
             central = sorted({uid for _, uids in centres for uid in uids})
             sentences = {r["uid"]: r for r in store.run("abstract_sentences", user_id=user, uids=central)}
-            written = [_abstract(vid, bucket, row, centre, sentences, total, speakers)
+            written = [_abstract(vid, bucket, row, centre, vectors, sentences, total, speakers)
                        for (vid, bucket, row), centre in zip(keep, centres)]
             store.run("write_abstracts", user_id=user, rows=written)
             out.written += len(written)
     log.debug("consolidated %s: %s", user[:12], out)
     return out
-
-
-def _summarisable(row: dict, total: int, speakers: set[str]) -> bool:
-    size = int(row["size"] or 0)
-    return 2 <= size <= MAX_MEMBERS and row["name"] not in speakers and not _common(row["frequency"], total)
 
 
 def _common(frequency: int | None, total: int) -> bool:
@@ -149,28 +146,30 @@ def _common(frequency: int | None, total: int) -> bool:
 
 
 def _members(row: dict) -> list:
-    """[uid, observed_at, embedding, [[name, frequency]]] of each member, oldest first."""
+    """[uid, observed_at] of each member, oldest first."""
     return sorted(row["members"], key=lambda m: (m[1], m[0]))
 
 
-def _centre(row: dict) -> tuple[np.ndarray, list[str]]:
+def _centre(row: dict, vectors: dict[str, dict]) -> tuple[np.ndarray, list[str]]:
     """The members' centroid (unit) and the SENTENCES members nearest it, oldest first."""
     members = _members(row)
-    width = len(next((m[2] for m in members if m[2] is not None), [0.0]))
-    vectors = np.asarray([m[2] if m[2] is not None else np.zeros(width) for m in members], dtype=float)
-    centroid = _unit(vectors.mean(axis=0))
-    nearest = np.argsort(-(_units(vectors) @ centroid), kind="stable")[:SENTENCES]
+    known = [vectors[uid]["embedding"] for uid, _ in members if uid in vectors and vectors[uid]["embedding"] is not None]
+    width = len(known[0]) if known else 1
+    matrix = np.asarray([vectors[uid]["embedding"] if uid in vectors and vectors[uid]["embedding"] is not None
+                         else np.zeros(width) for uid, _ in members], dtype=float)
+    centroid = _unit(matrix.mean(axis=0))
+    nearest = np.argsort(-(_units(matrix) @ centroid), kind="stable")[:SENTENCES]
     return centroid, [members[j][0] for j in sorted(int(j) for j in nearest)]
 
 
-def _abstract(vid: int, bucket: int, row: dict, centre: tuple[np.ndarray, list[str]], sentences_of: dict[str, dict],
-              total: int, speakers: set[str]) -> dict:
+def _abstract(vid: int, bucket: int, row: dict, centre: tuple[np.ndarray, list[str]], vectors: dict[str, dict],
+              sentences_of: dict[str, dict], total: int, speakers: set[str]) -> dict:
     members = _members(row)
     centroid, central = centre
     quoted = {uid: _central_sentence(sentences_of[uid], centroid) for uid in central if uid in sentences_of}
     mentioned: dict[str, int] = {}
-    for m in members:
-        for name, frequency in {(n, f) for n, f in m[3]}:
+    for uid, _ in members:
+        for name, frequency in {(n, f) for n, f in (vectors[uid]["mentioned"] if uid in vectors else [])}:
             if name != row["name"] and name not in speakers and not _common(frequency, total):
                 mentioned[name] = mentioned.get(name, 0) + 1
     others = sorted(mentioned, key=lambda n: (-mentioned[n], n))[:ENTITIES - 1]
