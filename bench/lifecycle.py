@@ -26,6 +26,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from graphmem import Memory, Settings, lifecycle
+from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.ingest import read_transcript
 
 from .locomo import load_questions
@@ -117,6 +118,7 @@ def run(conversations: int, rounds: int, out: Path | None) -> dict:
                 figures[f"{label}_s"] = round(time.perf_counter() - t, 2)
                 figures[f"{label}_moved"] = done.moved
             figures["states_after"] = done.states
+        EmbeddedServer(Path(home)).stop()  # server_idle_stop=0: it would outlive its directory
     text = json.dumps(figures, indent=2)
     print(text)
     if out:

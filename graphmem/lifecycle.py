@@ -2,8 +2,9 @@
 through four states (after the SuperLocalMemory paper's): active, warm, cold, archived.
 
 Accesses. Recall notes the memories it returned (`note_recalled`) in a buffer held per
-`Store`; recall pays only that append. The buffer is written in one statement per user
-(record_accesses.cypher: `accesses` += n, `last_accessed` = the latest) by a short-lived
+`Store`; recall pays only that append. The buffer is written in UNWIND statements of up to
+128 memories of one user (record_accesses.cypher: `accesses` += n, `last_accessed` = the
+latest) by a short-lived
 background thread once it holds `access_flush_size` memories or is `access_flush_seconds` old,
 and in the caller's thread by `flush_accesses`: on `Memory.close()` and before every
 maintenance pass. A write that fails (the server restarting) keeps its batch, with its id, for
@@ -57,6 +58,9 @@ log = logging.getLogger(__name__)
 DAY = 86400.0
 PAGE = 5000  # memories read per statement by the maintenance pass
 BATCH = 1000  # state changes written per statement
+# memories counted per statement: a write holds the graph's lock, so recalls running beside a
+# flush wait for one short statement at a time, not for the whole buffer
+ACCESS_CHUNK = 128
 
 
 def state_of(said_at: float | None, last_accessed: float | None, accesses: int, superseded: bool, now: float,
@@ -124,21 +128,28 @@ class AccessLog:
         with self._lock:
             return len(self._pending) + sum(len(b.rows) for b in self._failed)
 
-    def flush(self) -> int:
-        """Write every noted access now; returns how many memories were counted. On a failure
-        (raised) what was not written stays for the next flush."""
+    def flush(self, user: str | None = None) -> int:
+        """Write every noted access now (only `user`'s, when given); returns how many memories
+        were counted. On a failure (raised) what was not written stays for the next flush."""
         store = self._store()
         if store is None:
             return 0
         with self._writing:
             with self._lock:
-                taken, self._pending = self._pending, {}
-                self._since = time.monotonic()
+                if user is None:
+                    taken, self._pending = self._pending, {}
+                    self._since = time.monotonic()
+                else:
+                    taken = {key: entry for key, entry in self._pending.items() if key[0] == user}
+                    for key in taken:
+                        del self._pending[key]
                 by_user: dict[str, list[dict]] = {}
-                for (user, uid), (n, at) in taken.items():
-                    by_user.setdefault(user, []).append({"uid": uid, "n": int(n), "at": at})
-                batches = self._failed + [_Batch(user, rows) for user, rows in by_user.items()]
-                self._failed = []
+                for (owner, uid), (n, at) in taken.items():
+                    by_user.setdefault(owner, []).append({"uid": uid, "n": int(n), "at": at})
+                batches = [b for b in self._failed if user in (None, b.user)]
+                self._failed = [b for b in self._failed if user not in (None, b.user)]
+                batches += [_Batch(owner, rows[i:i + ACCESS_CHUNK]) for owner, rows in by_user.items()
+                            for i in range(0, len(rows), ACCESS_CHUNK)]
             counted = 0
             for i, batch in enumerate(batches):
                 try:
@@ -176,11 +187,12 @@ def note_recalled(store: Store, user: str, uids: Iterable[str]) -> None:
         access_log(store).note(user, uids)
 
 
-def flush_accesses(store: Store) -> int:
-    """Write the accesses noted in this process now (on close, before maintenance)."""
+def flush_accesses(store: Store, user: str | None = None) -> int:
+    """Write the accesses noted in this process now, every user's or `user`'s (on close,
+    before maintenance, before a forget)."""
     with _LOGS_LOCK:
         found = _LOGS.get(store)
-    return found.flush() if found is not None else 0
+    return found.flush(user) if found is not None else 0
 
 
 # -- the maintenance pass --------------------------------------------------------------
@@ -223,7 +235,7 @@ def maintain(store: Store, user: str | None = None, now: datetime | None = None,
         users = [user]
     else:
         users = [row["user"] for row in store.run("list_users")]
-    flush_accesses(store)  # the pass weighs every access this process has seen
+    flush_accesses(store, user)  # the pass weighs every access this process has seen
     at = now.timestamp()
     done = Maintained(now, dry_run, users=len(users))
     transitions: Counter[str] = Counter()

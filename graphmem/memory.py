@@ -133,7 +133,7 @@ class Memory:
         kinds = [k for k, given in chosen.items() if given]
         if len(kinds) != 1:
             raise InputError("forget takes exactly one of memories=, conversation=, entity=, before=, everything=True")
-        lifecycle.flush_accesses(self.store)  # so that no access noted in this process outlives what is forgotten
+        lifecycle.flush_accesses(self.store, user)  # so that no access noted in this process outlives what is forgotten
         with UserLease(self.store, user) as lease:
             if everything:
                 done = forget_user(self.store, user)

@@ -93,8 +93,7 @@ def test_a_failed_flush_keeps_its_batch_and_a_batch_written_twice_counts_once(me
     user = _user()
     _add(mem, user, ["I live in Paris near the Louvre."])
     [memory] = mem.memories(user)
-    lifecycle.flush_accesses(mem.store)
-    log = lifecycle.access_log(mem.store)
+    log = lifecycle.AccessLog(mem.store)  # its own buffer: no background flush of the shared one interferes
 
     def server_gone(query: str, params: dict) -> None:
         if "access_flush" in query:
@@ -252,3 +251,16 @@ def test_export_and_import_carry_the_lifecycle_and_forget_leaves_no_pending_acce
     mem.forget(user, everything=True)
     assert lifecycle.access_log(mem.store).pending() == 0
     assert mem.driver.run("MATCH (m:Memory {user_id: $u}) RETURN count(m) AS n", {"u": user})[0]["n"] == 0
+
+
+def test_one_users_flush_leaves_the_others_accesses_noted(mem):
+    one, two = _user(), _user()
+    _add(mem, one, ["I live in Paris near the Louvre."])
+    _add(mem, two, ["I live in Paris near the Louvre."])
+    log = lifecycle.AccessLog(mem.store)  # its own buffer: no background flush of the shared one interferes
+    log.note(one, [m.id for m in mem.memories(one)])
+    log.note(two, [m.id for m in mem.memories(two)])
+    assert log.flush(one) == 1 and log.pending() == 1
+    assert [m.accesses for m in mem.memories(one)] == [1] and [m.accesses for m in mem.memories(two)] == [0]
+    assert log.flush(two) == 1
+    assert [m.accesses for m in mem.memories(two)] == [1]
