@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 # One group's span of time: a fixed bucket, not a sliding window, so that which groups a memory
 # belongs to never depends on the other memories (an update derives only those groups again).
-SPAN_DAYS = 30
+SPAN_DAYS = 365
 SPAN = SPAN_DAYS * 86400.0
 # More members than this: too broad to summarise or to lend from (and too costly to read).
 MAX_MEMBERS = 40

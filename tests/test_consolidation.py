@@ -139,8 +139,8 @@ def test_recall_returns_the_abstracts_that_lent_and_can_do_without(mem, tmp_path
     assert mem.recall("What do we know about Rex the puppy?", user=user, k=5, abstracts=False).abstracts == []
 
 
-def test_the_ranker_sees_how_much_better_an_abstracts_other_members_did():
-    got = candidate_features(["a", "b"], ["semantic"], {"semantic": ["a"]}, {"a": 2.0}, {"a": 2.0}, {}, {}, {},
+def test_the_ranker_sees_what_an_abstract_lends():
+    got = candidate_features(["a", "b", "c"], ["semantic"], {"semantic": ["a"]}, {"a": 2.0}, {"a": 2.0}, {}, {}, {},
                              set(), lent={"a": 0.5, "b": 1.0})
-    lift = got.matrix[:, got.names.index("abstract_lift")]
-    assert list(lift) == [0.0, 0.5]  # a did better than what it was lent; b is lent half the best score
+    lent = got.matrix[:, got.names.index("abstract_lent")]
+    assert list(lent) == [0.25, 0.5, 0.0]  # a share of the best fused score; c is in no lending abstract

@@ -31,13 +31,13 @@ COSINES = ("cosine", "sentence", "topic", "topic_sentence")  # channels.Cosines,
 def feature_names(channels: Sequence[str]) -> list[str]:
     per_channel = [f"{c}{suffix}" for c in channels for suffix in ("_rank", "_top")]
     return per_channel + ["fused", "fused_with_neighbours", "neighbour_lift", *(f"{c}_gap" for c in COSINES),
-                          "speaker_named", "speaker_not_named", "wordy", "asks", "opens", "recent", "abstract_lift"]
+                          "speaker_named", "speaker_not_named", "wordy", "asks", "opens", "recent", "abstract_lent"]
 
 
 # What a feature tells a reader, when it explains a ranking: a channel's rank features speak for
 # that channel, and complementary features for one idea.
 REASONS = {**{f"{c}_gap": "semantic" for c in COSINES}, "fused": "fusion", "fused_with_neighbours": "fusion",
-           "neighbour_lift": "neighbours", "abstract_lift": "abstracts", "speaker_named": "speaker", "speaker_not_named": "speaker",
+           "neighbour_lift": "neighbours", "abstract_lent": "abstracts", "speaker_named": "speaker", "speaker_not_named": "speaker",
            **{name: "content" for name in ("wordy", "asks", "opens", "recent")}}
 
 
@@ -114,7 +114,7 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
                 1.0 if persons and turn.speaker not in persons else 0.0,
                 min(1.0, np.log1p(turn.words) / np.log1p(WORDS_FULL)), float(turn.asks), float(turn.opens),
                 float(turn.recent),
-                max(0.0, lent.get(uid, 0.0) - own) / top_fused]  # an abstract's other members did better
+                lent.get(uid, 0.0) / top_fused]  # its abstract holds several of the fused top
         rows.append(row)
     names = feature_names(channels)
     return Candidates(list(uids), names, np.asarray(rows, dtype=float).reshape(len(rows), len(names)))
