@@ -2,7 +2,8 @@
 python -m bench locomo FILE... [--k 5,10,20] [--json OUT] [--plot PNG] [--ablations] [--cross-validate]
                                [--fit-ranker OUT] [--home DIR] [--uri URI]
 python -m bench beam PATH... [--k 5,10,20] [--limit N] [--asker NAME] [--json OUT] [--plot PNG] [--home DIR]
-                             [--uri URI]"""
+                             [--uri URI]
+python -m bench fit --locomo FILE... --beam PATH... [--home DIR] [--out RANKER.json] [--json OUT]"""
 
 from __future__ import annotations
 
@@ -51,11 +52,27 @@ def main(argv: list[str] | None = None) -> int:
                     help="Neo4j user (default: GRAPHMEM_NEO4J_USER; neo4j when a password is given)")
     be.add_argument("--neo4j-password", default=os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or None, metavar="SECRET",
                     help="Neo4j password (default: GRAPHMEM_NEO4J_PASSWORD)")
+    fi = commands.add_parser("fit", help="fit the recall ranker on LoCoMo and BEAM together, measured held out")
+    fi.add_argument("--locomo", nargs="+", default=[], metavar="FILE", help="LoCoMo conversation files")
+    fi.add_argument("--beam", nargs="+", default=[], metavar="PATH", help="BEAM conversation folders")
+    fi.add_argument("--home", metavar="DIR", help="embedded database directory, kept; a later run on it only asks")
+    fi.add_argument("--out", metavar="RANKER", help="write the ranker fit on every conversation here")
+    fi.add_argument("--json", dest="json_out", metavar="OUT", help="write the figures here")
     args = parser.parse_args(argv)
     if args.command == "perf":
         perf(quick=args.quick, out=args.out, only=args.only)
         return 0
     from graphmem.errors import GraphmemError
+
+    if args.command == "fit":
+        from . import fit
+
+        try:
+            fit.run(args.locomo, args.beam, home=args.home, out=args.out, json_out=args.json_out)
+        except GraphmemError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        return 0
 
     auth = (args.neo4j_user or "neo4j", args.neo4j_password or "") if args.neo4j_user or args.neo4j_password else None
     try:

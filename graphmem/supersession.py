@@ -34,8 +34,11 @@ class Claim:
     needs_cue: bool = False  # conflicts only with a newer claim that says it changed (plans)
 
     def compatible(self, other: "Claim") -> bool:
+        """The same slot, and qualifiers that agree: none on either side, or one side's all on
+        the other ("the launch budget" and "the budget for the launch"); "the time" alone is no
+        "repeat load time"."""
         a, b = set(self.qualifiers), set(other.qualifiers)
-        return self.slot == other.slot and (a <= b or b <= a)
+        return self.slot == other.slot and (a == b or bool(a) and bool(b) and (a <= b or b <= a))
 
     def confidence(self) -> float:
         base = 0.7 if self.slot.startswith(("state:", "count:")) else 0.8

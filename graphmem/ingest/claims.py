@@ -92,6 +92,7 @@ COUNTING = {"have", "weigh", "sleep", "earn", "make", "drink", "smoke", "eat", "
             "save", "work", "take"}
 # A value is a short phrase; longer ones are clauses the parse folded in.
 VALUE_WORDS = 6
+MODALS = {"can", "could", "should", "would", "might", "must", "may", "ca", "wo", "shall"}
 NOT_IN_VALUE = {"relcl", "acl", "advcl", "xcomp", "ccomp", "conj", "cc", "appos", "prep", "punct", "mark"}
 
 
@@ -120,11 +121,18 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
         if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS \
                 and token.lemma_ == "be":
             who = None  # "my boyfriend is Sam": the owner's partner, not a claim about the boyfriend
+        if any(c.dep_ == "aux" and c.lower_ in MODALS for c in token.children):
+            continue  # "I can't run it", "I should use Redis": no fact
+        lemma = token.lemma_.lower()
+        # a thing nobody owns ("the area is 30 cm²") changes only when the turn says it changed
+        loose = who is None and not any(c.dep_ == "poss" for c in subject.children) or lemma == "use"
         for claim in _of_verb(token, subject, who, speaker, addressee, by_token):
             if "\\" in claim[3] or len(claim[3].split()) > VALUE_WORDS:
                 continue  # markup or a clause, not a value
-            out.append(Claim(claim[0][0], claim[0][1], claim[1], claim[2], claim[3], claim[4], cue,
-                             claim[1] == "trip"))
+            slot = claim[1]
+            needs_cue = slot in ("trip", "preference") or loose and slot.startswith(("state:", "count:"))
+            out.append(Claim(claim[0][0], claim[0][1], slot, claim[2], claim[3], claim[4],
+                             cue or lemma in CHANGING, needs_cue))
     return list(dict.fromkeys(out))
 
 
@@ -199,6 +207,8 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     slot = NOUN_SLOTS.get(noun.lemma_.lower())
     if slot is None and kin is not None and kin.kind == "PERSON":
         return  # "my sister ..." with a verb: a person, handled as one
+    if slot is not None:
+        quals = ()  # "my job title", "my title": one attribute, whatever qualifies its name
     slot = slot or f"state:{head}"
     if lemma in HAVING:
         for obj in objects:
@@ -343,8 +353,9 @@ def _planned(verb: "Token") -> bool:
 
 
 def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
-    if lemma in VERB_KEYED:
-        return _stem(lemma)
+    if lemma in VERB_KEYED:  # "I run every morning", not "I run the tests"
+        direct = any(o.dep_ == "dobj" for o in objects)
+        return _stem(lemma) if lemma in ("smoke", "vape") or not direct else None
     if lemma == "go":
         for child in verb.children:  # "go running"
             if child.dep_ in ("xcomp", "advcl") and child.tag_ == "VBG":
