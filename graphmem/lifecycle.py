@@ -3,7 +3,7 @@ through four states (after the SuperLocalMemory paper's): active, warm, cold, ar
 
 Accesses. Recall notes the memories it returned (`note_recalled`) in a buffer held per
 `Store`; recall pays only that append. The buffer is written in UNWIND statements of up to
-128 memories of one user (record_accesses.cypher: `accesses` += n, `last_accessed` = the
+32 memories of one user (record_accesses.cypher: `accesses` += n, `last_accessed` = the
 latest) by a short-lived
 background thread once it holds `access_flush_size` memories or is `access_flush_seconds` old,
 and in the caller's thread by `flush_accesses`: on `Memory.close()` and before every
@@ -57,10 +57,12 @@ log = logging.getLogger(__name__)
 
 DAY = 86400.0
 PAGE = 5000  # memories read per statement by the maintenance pass
-BATCH = 1000  # state changes written per statement
-# memories counted per statement: a write holds the graph's lock, so recalls running beside a
-# flush wait for one short statement at a time, not for the whole buffer
-ACCESS_CHUNK = 128
+# Memories written per statement. FalkorDB re-indexes a Memory node in its vector and full-text
+# indexes whenever any property of it is set (about 0.5 ms a node), under the graph's write
+# lock: in small statements, a recall running beside a flush or a pass waits for one of them,
+# not for the whole buffer.
+ACCESS_CHUNK = 32
+BATCH = 256  # state changes
 
 
 def state_of(said_at: float | None, last_accessed: float | None, accesses: int, superseded: bool, now: float,

@@ -31,7 +31,8 @@ def maintain_command(ctx, user, dry_run, now, as_json):
 
     def render(d: dict) -> None:
         verb = "would move" if d["dry_run"] else "moved"
-        console.print(f"{d['users']} users, {d['memories']} memories: {verb} {d['moved']}", markup=False)
+        users = f"{d['users']} user" + ("" if d["users"] == 1 else "s")
+        console.print(f"{d['memories']} memories of {users}: {verb} {d['moved']}", markup=False)
         if d["transitions"]:
             table = Table()
             table.add_column("from")
