@@ -264,3 +264,20 @@ def test_one_users_flush_leaves_the_others_accesses_noted(mem):
     assert [m.accesses for m in mem.memories(one)] == [1] and [m.accesses for m in mem.memories(two)] == [0]
     assert log.flush(two) == 1
     assert [m.accesses for m in mem.memories(two)] == [1]
+
+
+def test_an_archived_current_version_is_not_brought_back_beside_its_older_one(mem):
+    user = _user()
+    _add(mem, user, ["I live in Paris near the Louvre."])
+    _add(mem, user, ["I moved to Berlin near the Spree."], at=SAID + timedelta(days=1))
+    by_text = {m.text: m.id for m in mem.memories(user)}
+    old, new = by_text["I live in Paris near the Louvre."], by_text["I moved to Berlin near the Spree."]
+    mem.driver.run("MATCH (n:Memory {user_id: $u, uid: $new}), (o:Memory {user_id: $u, uid: $old}) "
+                   "MERGE (n)-[s:SUPERSEDES]->(o) SET s.at = 1.0, s.basis = 'test', s.confidence = 1.0",
+                   {"u": user, "new": new, "old": old})
+    mem.run("set_memory_states", user_id=user, changes=[{"uid": new, "state": "archived"}], now=SAID.timestamp())
+    # the present reading puts a fact's current version beside an older one the channels found
+    shown = [m.uid for m in mem.recall("Do I live in Paris near the Louvre?", user=user, k=5).memories]
+    assert shown == [old]
+    assert new in [m.uid for m in mem.recall("Do I live in Paris near the Louvre?", user=user, k=5,
+                                             include_archived=True).memories]

@@ -80,7 +80,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     _lap(clock, "rank", t0)
 
     t0 = time.perf_counter()
-    memories = details(store, user, top, rankings, why, versions)
+    memories = details(store, user, top, rankings, why, versions, include_archived)
     if settings.rerank_model:
         reranker = models.cross_encoder()
         if reranker is None:
@@ -196,8 +196,10 @@ def order(candidates: Candidates, ranker: Ranker | None) -> list[tuple[str, floa
 
 
 def details(store: Store, user: str, top: list[tuple[str, float]], rankings: dict[str, list[str]],
-            why: dict[str, dict], versions: dict[str, Validity] | None = None) -> list[Recalled]:
-    rows = {r["uid"]: r for r in store.run("recall_memories", user_id=user, uids=[u for u, _ in top])}
+            why: dict[str, dict], versions: dict[str, Validity] | None = None,
+            include_archived: bool = False) -> list[Recalled]:
+    rows = {r["uid"]: r for r in store.run("recall_memories", user_id=user, uids=[u for u, _ in top])
+            if include_archived or r["state"] != "archived"}  # the candidates were not; what reorder brought in may be
     ranks = {c: {uid: i for i, uid in enumerate(ranked, start=1)} for c, ranked in rankings.items()}
     out = []
     for uid, score in top:
