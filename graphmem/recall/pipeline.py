@@ -130,7 +130,10 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     by_fused = _best_first(fused)
     pool = list(dict.fromkeys(by_fused[:max(POOL_FUSED, k)]
                               + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
-    lent, lenders = lend(store, user, by_fused, fused) if abstracts else ({}, [])
+    # a broad question's answer is spread over memories an abstract may hold together; for the
+    # others the statement is a cost without a use (what abstracts lend weighs nothing yet)
+    broad = abstracts and a.type == "multi-hop"
+    lent, lenders = lend(store, user, by_fused, fused) if broad else ({}, [])
     pool = list(dict.fromkeys(pool + sorted(lent, key=lambda uid: (-round(lent[uid], SCORE_DECIMALS), uid))[:POOL_LENT]))
     rows = store.run("recall_candidates", user_id=user, uids=pool, include_archived=include_archived) if pool else []
     kept = {r["uid"] for r in rows}
