@@ -34,7 +34,7 @@ PARSE_CHARS = 100_000
 # Prose characters of one message that spaCy parses (entities, relations, restatement); the rest
 # of a longer message is kept as written, cut into sentences by punctuation and searchable by
 # its words (markup.mask). The parse is most of an ingest's time, and grows with the text.
-PARSE_PROSE_CHARS = 2_000
+PARSE_PROSE_CHARS = 1_000
 
 
 @dataclass
