@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from ..supersession import Claim
+from .markup import is_placeholder
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -127,8 +128,9 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
         # a thing nobody owns ("the area is 30 cm²") changes only when the turn says it changed
         loose = who is None and not any(c.dep_ == "poss" for c in subject.children) or lemma == "use"
         for claim in _of_verb(token, subject, who, speaker, addressee, by_token):
-            if "\\" in claim[3] or len(claim[3].split()) > VALUE_WORDS:
-                continue  # markup or a clause, not a value
+            if "\\" in claim[3] or len(claim[3].split()) > VALUE_WORDS \
+                    or any(is_placeholder(w) for w in claim[3].split()):
+                continue  # markup, code or a clause, not a value
             slot = claim[1]
             needs_cue = slot in ("trip", "preference") or loose and slot.startswith(("state:", "count:"))
             out.append(Claim(claim[0][0], claim[0][1], slot, claim[2], claim[3], claim[4],
