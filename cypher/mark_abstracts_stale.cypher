@@ -4,6 +4,6 @@
 // params: user_id, uids
 // mode: write
 UNWIND $uids AS uid
-MATCH (a:Abstract {user_id: $user_id})-[:SUMMARIZES]->(m:Memory {user_id: $user_id, uid: uid})
+MATCH (m:Memory {user_id: $user_id, uid: uid})<-[:SUMMARIZES]-(a:Abstract)
 SET a.stale = true
 RETURN count(DISTINCT a) AS marked

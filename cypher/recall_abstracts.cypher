@@ -3,7 +3,7 @@
 // params: user_id, uids, least
 // mode: read
 UNWIND $uids AS uid
-MATCH (a:Abstract {user_id: $user_id})-[:SUMMARIZES]->(:Memory {user_id: $user_id, uid: uid})
+MATCH (:Memory {user_id: $user_id, uid: uid})<-[:SUMMARIZES]-(a:Abstract)
 WITH a, collect(uid) AS held
 WHERE size(held) >= $least
 MATCH (a)-[:SUMMARIZES]->(m:Memory)

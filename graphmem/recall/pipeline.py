@@ -156,8 +156,11 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     if unscored:
         cosines = {**cosines, **cosines_of(store.run("recall_similarity", user_id=user, uids=unscored,
                                                      vector=a.vector, topic=a.topic_vector))}
+    # what abstracts lend is not a feature: rankers fit with it without the conversation they
+    # rank lost a LoCoMo multi-hop question and gained nothing on BEAM (bench/README.md,
+    # "Consolidation"); the abstracts still come back with the answer
     candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
-                                    set(a.persons()), lent)
+                                    set(a.persons()), {})
     candidates.abstracts = lenders
     return candidates
 
