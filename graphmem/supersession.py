@@ -24,6 +24,8 @@ Key = tuple[int, str]  # (subject vid, slot)
 
 @dataclass(frozen=True)
 class Claim:
+    """What one turn says of someone: a value (or a yes or a no) for one slot of one subject."""
+
     subject: str  # the name of the person the claim is about (an entity's name, as the mention says it)
     kind: str  # that mention's kind (PERSON, PROPN, ...)
     slot: str
@@ -31,7 +33,7 @@ class Claim:
     value: str
     positive: bool = True
     cue: bool = False  # the turn says something changed
-    needs_cue: bool = False  # conflicts only with a newer claim that says it changed (plans)
+    needs_cue: bool = False  # retires an older claim only when it says so (plans, preferences, unowned things)
 
     def compatible(self, other: "Claim") -> bool:
         """The same slot, and qualifiers that agree: none on either side, or one side's all on
