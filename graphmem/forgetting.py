@@ -75,10 +75,12 @@ def forget_memories(store: Store, cx: Complex, uids: Sequence[str], embed: Embed
         for row in store.run("mark_forgetting", user_id=user, uids=list(uids[i:i + BATCH])):
             out.sessions.add(row["session"])
             touched.update(row["vids"] or [])
-    for i in range(0, len(uids), BATCH):  # the facts they stated: the versions left settle without them
-        supersession.settle(store, user, supersession.keys_of(store, user, list(uids[i:i + BATCH])))
-    for i in range(0, len(uids), BATCH):  # while their links to the abstracts they belong to exist
-        mark_stale(store, user, list(uids[i:i + BATCH]))
+    stated: set[supersession.Key] = set()
+    for i in range(0, len(uids), BATCH):
+        batch = list(uids[i:i + BATCH])
+        stated.update(supersession.keys_of(store, user, batch))
+        mark_stale(store, user, batch)  # while their links to the abstracts they belong to exist
+    supersession.settle(store, user, stated)  # the facts they stated: the versions left, without them
     if not out.sessions:
         return out
     for i in range(0, len(uids), BATCH):

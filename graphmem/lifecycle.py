@@ -58,8 +58,8 @@ log = logging.getLogger(__name__)
 DAY = 86400.0
 PAGE = 5000  # memories read per statement by the maintenance pass
 # Memories written per statement. FalkorDB re-indexes a Memory node in its vector and full-text
-# indexes whenever any property of it is set (about 0.5 ms a node), under the graph's write
-# lock: in small statements, a recall running beside a flush or a pass waits for one of them,
+# indexes whenever any property of it is set (bench/README.md, "Lifecycle"), under the graph's
+# write lock: in small statements, a recall running beside a flush or a pass waits for one of them,
 # not for the whole buffer.
 ACCESS_CHUNK = 32
 BATCH = 256  # state changes
