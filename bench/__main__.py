@@ -33,11 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     lo.add_argument("--fit-ranker", dest="fit_out", metavar="OUT",
                     help="fit the recall ranker on these conversations, write it here")
     lo.add_argument("--home", metavar="DIR", help="embedded database directory (default: a fresh temporary one)")
-    lo.add_argument("--uri", help="backend URI (default: GRAPHMEM_URI, else the embedded database)")
-    lo.add_argument("--neo4j-user", default=os.environ.get("GRAPHMEM_NEO4J_USER") or None, metavar="NAME",
-                    help="Neo4j user (default: GRAPHMEM_NEO4J_USER; neo4j when a password is given)")
-    lo.add_argument("--neo4j-password", default=os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or None, metavar="SECRET",
-                    help="Neo4j password (default: GRAPHMEM_NEO4J_PASSWORD)")
+    connection_options(lo)
     be = commands.add_parser("beam", help="Recall@k and All@k on BEAM conversations per ability, next to BM25 and dense")
     be.add_argument("paths", nargs="+", metavar="PATH", help="BEAM conversation folders, or folders of them")
     be.add_argument("--k", dest="ks", default="5,10,20", metavar="K,K,...", help="cut-offs (default 5,10,20)")
@@ -47,11 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     be.add_argument("--plot", dest="plot_out", metavar="PNG", help="write a PNG bar plot here")
     be.add_argument("--home", metavar="DIR",
                     help="embedded database directory, kept (default: a fresh temporary one); a later run on it only asks")
-    be.add_argument("--uri", help="backend URI (default: GRAPHMEM_URI, else the embedded database)")
-    be.add_argument("--neo4j-user", default=os.environ.get("GRAPHMEM_NEO4J_USER") or None, metavar="NAME",
-                    help="Neo4j user (default: GRAPHMEM_NEO4J_USER; neo4j when a password is given)")
-    be.add_argument("--neo4j-password", default=os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or None, metavar="SECRET",
-                    help="Neo4j password (default: GRAPHMEM_NEO4J_PASSWORD)")
+    connection_options(be)
     fi = commands.add_parser("fit", help="fit the recall ranker on LoCoMo and BEAM together, measured held out")
     fi.add_argument("--locomo", nargs="+", default=[], metavar="FILE", help="LoCoMo conversation files")
     fi.add_argument("--beam", nargs="+", default=[], metavar="PATH", help="BEAM conversation folders")
@@ -91,6 +83,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def connection_options(parser: argparse.ArgumentParser) -> None:
+    """--uri, --neo4j-user, --neo4j-password: the backend a benchmark runs on."""
+    parser.add_argument("--uri", help="backend URI (default: GRAPHMEM_URI, else the embedded database)")
+    parser.add_argument("--neo4j-user", default=os.environ.get("GRAPHMEM_NEO4J_USER") or None, metavar="NAME",
+                        help="Neo4j user (default: GRAPHMEM_NEO4J_USER; neo4j when a password is given)")
+    parser.add_argument("--neo4j-password", default=os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or None,
+                        metavar="SECRET", help="Neo4j password (default: GRAPHMEM_NEO4J_PASSWORD)")
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ from graphmem.errors import InputError
 
 from .locomo import (DEFAULT_KS, OVERALL, BenchmarkResult, Conversation, DroppedQuestion, EvidenceIssue, Progress,
                      Question, QuestionSet, _fmt, baselines, run_conversations)
-from .locomo_run import check_dependencies, parse_ks
+from .locomo_run import check_dependencies, parse_ks, report
 
 ABILITIES: tuple[str, ...] = (
     "abstention", "contradiction_resolution", "event_ordering", "information_extraction", "instruction_following",
@@ -327,10 +327,5 @@ def run(paths: Iterable[str | Path], *, ks: str | Sequence[int] = DEFAULT_KS, li
                 EmbeddedServer(settings.home).stop()  # the temporary database goes with it
     assert isinstance(result, BeamResult)
     result.asker = asker
-    result.render(console)
-    if json_out:
-        Path(json_out).write_text(json.dumps(result.to_dict(), indent=2))
-        console.print(f"figures written to {json_out}")
-    if plot_out:
-        console.print(f"plot written to {result.plot(plot_out)}")
+    report(result, console, json_out, plot_out)
     return result

@@ -119,6 +119,12 @@ def run(paths: Iterable[str | Path], *, ks: str | Sequence[int] = DEFAULT_KS, ab
         finally:
             if home is None and settings.uri in (None, "", "embedded"):
                 EmbeddedServer(settings.home).stop()  # the temporary database goes with it
+    return report(result, console, json_out, plot_out)
+
+
+def report(result: BenchmarkResult, console: Console, json_out: str | Path | None,
+           plot_out: str | Path | None) -> BenchmarkResult:
+    """A run's result shown on `console`, written to `json_out` and plotted to `plot_out`."""
     result.render(console)
     if json_out:
         Path(json_out).write_text(json.dumps(result.to_dict(), indent=2))
