@@ -20,8 +20,8 @@ from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Recalled, Recollection, trim_to_budget
-from .tuning import (ABSTRACT_LEAST, ABSTRACT_SHARE, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
-                     POOL_LENT, POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
+from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
+                     POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
 
 
 def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
@@ -124,17 +124,15 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
            cosines: dict[str, Cosines], k: int, share: float, include_archived: bool = False,
            abstracts: bool = True) -> Candidates:
     """The candidates the ranker orders (the fused top, each channel's top, the session
-    neighbours of the fused top, the members of abstracts that hold several of it) with their
-    features; archived memories only when
-    `include_archived` (recall_candidates.cypher leaves them out, whichever channel found them)."""
+    neighbours of the fused top) with their features, and for a broad question the abstracts
+    that hold several of the fused top; archived memories only when `include_archived`
+    (recall_candidates.cypher leaves them out, whichever channel found them)."""
     by_fused = _best_first(fused)
     pool = list(dict.fromkeys(by_fused[:max(POOL_FUSED, k)]
                               + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
     # a broad question's answer is spread over memories an abstract may hold together; for the
-    # others the statement is a cost without a use (what abstracts lend weighs nothing yet)
-    broad = abstracts and a.type == "multi-hop"
-    lent, lenders = lend(store, user, by_fused, fused) if broad else ({}, [])
-    pool = list(dict.fromkeys(pool + sorted(lent, key=lambda uid: (-round(lent[uid], SCORE_DECIMALS), uid))[:POOL_LENT]))
+    # others the statement is a cost without a use
+    holding = holders(store, user, by_fused, fused) if abstracts and a.type == "multi-hop" else []
     rows = store.run("recall_candidates", user_id=user, uids=pool, include_archived=include_archived) if pool else []
     kept = {r["uid"] for r in rows}
     pool = [uid for uid in pool if uid in kept]
@@ -156,28 +154,23 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     if unscored:
         cosines = {**cosines, **cosines_of(store.run("recall_similarity", user_id=user, uids=unscored,
                                                      vector=a.vector, topic=a.topic_vector))}
-    # what abstracts lend is not a feature: rankers fit with it without the conversation they
-    # rank lost a LoCoMo multi-hop question and gained nothing on BEAM (bench/README.md,
-    # "Consolidation"); the abstracts still come back with the answer
+    # what abstracts lend their members is not a feature: rankers fit with it without the
+    # conversation they rank lost a LoCoMo multi-hop question and gained nothing on BEAM
+    # (bench/README.md, "Consolidation"); the abstracts come back with the answer
     candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
-                                    set(a.persons()), {})
-    candidates.abstracts = lenders
+                                    set(a.persons()))
+    candidates.abstracts = holding
     return candidates
 
 
-def lend(store: Store, user: str, by_fused: list[str], fused: dict[str, float]) -> tuple[dict[str, float], list[dict]]:
-    """What the abstracts holding several of the fused top lend their members (each member the
-    best share any of its abstracts lends), and those abstracts, the strongest first."""
+def holders(store: Store, user: str, by_fused: list[str], fused: dict[str, float]) -> list[dict]:
+    """The abstracts holding several of the fused top, the strongest (the held memories' summed
+    fused score) first."""
     top = by_fused[:ABSTRACTS_OF]
     rows = store.run("recall_abstracts", user_id=user, uids=top, least=ABSTRACT_LEAST) if top else []
-    lent: dict[str, float] = {}
-    strength = {}
-    for row in rows:
-        strength[row["key"]] = sum(fused[uid] for uid in row["held"])
-        for uid in row["members"]:
-            lent[uid] = max(lent.get(uid, 0.0), strength[row["key"]] * ABSTRACT_SHARE)
+    strength = {row["key"]: sum(fused[uid] for uid in row["held"]) for row in rows}
     shown = sorted(rows, key=lambda r: (-round(strength[r["key"]], SCORE_DECIMALS), r["key"]))[:ABSTRACTS_SHOWN]
-    return lent, [{"key": r["key"], "text": r["text"], "entities": list(r["entities"] or []),
+    return [{"key": r["key"], "text": r["text"], "entities": list(r["entities"] or []),
                    "first_seen": _iso(r["first_seen"]), "last_seen": _iso(r["last_seen"]), "size": r["size"],
                    "held": sorted(r["held"]), "members": sorted(r["members"])} for r in shown]
 

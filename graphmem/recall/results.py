@@ -50,7 +50,7 @@ class Recollection:
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     candidates: Candidates | None = None  # the ranker's input, when asked for (to fit a ranker)
-    # the abstract memories that lent their members a share (several of the top were theirs):
+    # for a broad question, the abstract memories that hold several of the top:
     # {key, text, entities, first_seen, last_seen, size, held: the top they hold, members}
     abstracts: list[dict] = field(default_factory=list)
 

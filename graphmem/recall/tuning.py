@@ -54,12 +54,11 @@ SPEAKER_PRIOR = 0.05
 # that matched: those neighbours inherit a share of its fused score). Fixed, not k, so that a
 # memory's score does not depend on how many are asked for.
 POOL_FUSED, POOL_PER_CHANNEL, NEIGHBOURS_OF = 40, 20, 10
-# Abstracts (graphmem/consolidation.py) that hold at least ABSTRACT_LEAST of the fused top
-# ABSTRACTS_OF lend their members ABSTRACT_SHARE of the held memories' summed fused score (the
-# ranker's `abstract_lent`), and the ABSTRACTS_SHOWN strongest come back with the answer. Lent
-# members outside the candidates do not join them (POOL_LENT 0): a ranker fit on LoCoMo weighs
-# being lent to below zero, so they would only cost time (bench/README.md, "Consolidation").
-ABSTRACTS_OF, ABSTRACT_LEAST, ABSTRACT_SHARE, POOL_LENT, ABSTRACTS_SHOWN = 20, 2, 0.5, 0, 3
+# For a broad question, the ABSTRACTS_SHOWN strongest abstracts (graphmem/consolidation.py)
+# that hold at least ABSTRACT_LEAST of the fused top ABSTRACTS_OF come back with the answer.
+# They lend their members nothing: lending a share of the score, as a feature or by adding the
+# members to the candidates, did not help held out (bench/README.md, "Consolidation").
+ABSTRACTS_OF, ABSTRACT_LEAST, ABSTRACTS_SHOWN = 20, 2, 3
 # Scores are sums of floats that backends add in different orders: they are compared at this
 # many decimals, and ties go to the smaller uid, so every backend ranks the same data the same.
 SCORE_DECIMALS = 9
