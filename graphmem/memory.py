@@ -153,9 +153,9 @@ class Memory:
                     Complex(self.store, user).finish_unwitnessing()
                     uids = list(dict.fromkeys(leftovers(self.store, user) + uids))
                     self.store.run("count_memories", user_id=user, force=True)
-                embedder = self.models.embedder()
+                # the model loads only if an entity must be renamed (its naming memories forgotten)
                 done = forget_memories(self.store, Complex(self.store, user), uids,
-                                       lambda texts: embedder.embed(texts), kind=kinds[0])
+                                       lambda texts: self.models.embedder().embed(texts), kind=kinds[0])
                 if lease.unfinished:  # what an interrupted ingest left is not memory either
                     self.store.run("prune_entities", user_id=user, before=time.time())
                     consolidation.refresh(self.store, user)  # an interrupted forget's stale abstracts

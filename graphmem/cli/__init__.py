@@ -15,6 +15,7 @@ from .common import group_uri_option
 from .db import COMMANDS as DB
 from .ingest import COMMANDS as INGEST
 from .maintain import COMMANDS as MAINTAIN
+from .mcp import COMMANDS as MCP
 from .memories import COMMANDS as MEMORIES
 from .recall import COMMANDS as RECALL
 from .simplex import COMMANDS as SIMPLEX
@@ -40,7 +41,7 @@ def main() -> None:
     logging.getLogger("neo4j").setLevel(logging.CRITICAL)
 
 
-for _command in (*SIMPLEX, *INGEST, *MEMORIES, *MAINTAIN, *RECALL, *TRANSFER, *DB, *BENCH):
+for _command in (*SIMPLEX, *INGEST, *MEMORIES, *MAINTAIN, *RECALL, *TRANSFER, *DB, *BENCH, *MCP):
     main.add_command(_command)
 
 if __name__ == "__main__":

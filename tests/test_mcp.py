@@ -1,0 +1,156 @@
+"""`graphmem mcp`: the server runs as a subprocess, as an agent starts it, and a real MCP client
+session (the official SDK's) drives every tool over stdio and over streamable HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+TOOLS = {"remember", "recall", "gaps", "list", "get", "forget", "history"}
+GRAPHMEM = [sys.executable, "-c", "from graphmem.cli import main; main()"]
+
+pytestmark = pytest.mark.slow  # each test starts a server that loads the models
+
+
+def fresh(name: str) -> str:
+    return f"{name}-{uuid.uuid4().hex[:8]}"
+
+
+def server_env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    return {**env, "GRAPHMEM_HOME": str(home)}
+
+
+async def call(client: Client, tool: str, **arguments) -> dict:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, f"{tool}: {result.content[0].text}"
+    return result.structured_content
+
+
+async def refused(client: Client, tool: str, **arguments) -> str:
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error, f"{tool} should have been refused: {result.structured_content}"
+    return result.content[0].text
+
+
+def test_every_tool_over_stdio_and_users_kept_apart(home):
+    alice, bob = fresh("alice"), fresh("bob")
+    params = StdioServerParameters(command=GRAPHMEM[0], args=[*GRAPHMEM[1:], "mcp"], env=server_env(home))
+
+    async def session() -> None:
+        async with Client(params, read_timeout_seconds=120) as client:
+            assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+
+            paris = await call(client, "remember", user=alice, messages="I live in Paris.", at="2024-01-05")
+            berlin = await call(client, "remember", user=alice, at="2024-06-02",
+                                messages=[{"role": "user", "content": "I moved to Berlin."},
+                                          {"role": "assistant", "content": "Berlin is lovely in summer."}])
+            rome = await call(client, "remember", user=bob, messages="I live in Rome.", at="2024-03-01")
+            assert (paris["added"], berlin["added"], rome["added"]) == (1, 2, 1)
+            assert berlin["supersessions"] == 1
+            again = await call(client, "remember", user=alice, messages="I live in Paris.", at="2024-01-05")
+            assert again["added"] == 0  # a retry changes nothing
+
+            got = await call(client, "recall", user=alice, question="Where do I live?", k=5)
+            ids = [m["id"] for m in got["memories"]]
+            assert ids[0] == berlin["memory_ids"][0]
+            assert paris["memory_ids"][0] in ids and rome["memory_ids"][0] not in ids
+            assert "Berlin" in got["context"][0]
+            assert any("Paris" in line and "superseded 2024-06-02" in line for line in got["context"])
+            assert got["memories"][0]["date"].startswith("2024-06-02")
+
+            gaps = await call(client, "gaps", user=alice, question="Where does Alice's sister Carol live?")
+            assert any("Carol" in g["question"] for g in gaps["gaps"])
+
+            listed = await call(client, "list", user=alice)
+            assert [m["text"] for m in listed["memories"]] == [
+                "I live in Paris.", "I moved to Berlin.", "Berlin is lovely in summer."]
+            one = await call(client, "get", user=alice, id=paris["memory_ids"][0])
+            assert one["text"] == "I live in Paris." and one["user"] == alice
+
+            versions = await call(client, "history", user=alice, id=paris["memory_ids"][0])
+            assert [(v["text"], v["current"]) for v in versions["versions"]] == [
+                ("I live in Paris.", False), ("I moved to Berlin.", True)]
+
+            # one user's ids mean nothing to another
+            assert "no memory" in await refused(client, "get", user=alice, id=rome["memory_ids"][0])
+            assert "name the user" in await refused(client, "recall", question="Where do I live?")
+            gone = await call(client, "forget", user=alice, ids=[rome["memory_ids"][0]])
+            assert gone["memories"] == 0
+            assert len((await call(client, "list", user=bob))["memories"]) == 1
+
+            gone = await call(client, "forget", user=alice, ids=[berlin["memory_ids"][0]])
+            assert gone["memories"] == 1
+            after = await call(client, "recall", user=alice, question="Where do I live?", k=5)
+            assert after["memories"][0]["id"] == paris["memory_ids"][0]
+            assert after["memories"][0]["superseded_at"] is None  # the newer fact is gone: Paris holds again
+            assert "superseded" not in after["context"][0]
+            assert "takes exactly one" in await refused(client, "forget", user=alice)
+            await call(client, "forget", user=alice, everything=True)
+            assert (await call(client, "list", user=alice))["memories"] == []
+            assert len((await call(client, "list", user=bob))["memories"]) == 1
+
+    asyncio.run(session())
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_http(home: Path, *args: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    process = subprocess.Popen([*GRAPHMEM, "mcp", "--transport", "http", "--port", str(port), *args],
+                               env=server_env(home), stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # it says where it serves once it listens
+        line = process.stderr.readline()
+        if "serving MCP at" in line:
+            return process, line.rsplit(" ", 1)[-1].strip()
+        if process.poll() is not None:
+            break
+    process.kill()
+    raise AssertionError(f"the server did not start: {process.stderr.read()}")
+
+
+def test_http_server_for_one_user_with_a_token(home):
+    carol, token = fresh("carol"), uuid.uuid4().hex
+    process, url = start_http(home, "--user", carol, "--token", token)
+    try:
+        async def session() -> None:
+            async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http:
+                async with Client(streamable_http_client(url, http_client=http)) as client:
+                    assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+                    added = await call(client, "remember", messages="My dog Rex loves the beach in Nice.")
+                    assert added["user"] == carol and added["added"] == 1
+                    got = await call(client, "recall", question="What does Rex love?")
+                    assert got["memories"][0]["id"] == added["memory_ids"][0]
+                    assert "serves user" in await refused(client, "list", user=fresh("mallory"))
+
+        asyncio.run(session())
+        # without the token: refused before any MCP message is read
+        answer = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert answer.status_code == 401
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_http_beyond_this_machine_needs_a_token(home):
+    done = subprocess.run([*GRAPHMEM, "mcp", "--transport", "http", "--host", "0.0.0.0"], env=server_env(home),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "give a token" in done.stderr and "Traceback" not in done.stderr
