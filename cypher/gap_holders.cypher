@@ -14,4 +14,16 @@ WHERE s.count > 0
 WITH f, s
 ORDER BY size(s.path), s.key
 WITH f, collect([s.path, s.kind])[0] AS smallest
-RETURN f.key AS key, smallest[0] AS path, smallest[1] AS kind
+// browser: each face and its smallest holder by their entities' names, and what observed it
+MATCH (e:Entity {user_id: $user_id})
+WHERE e.vid IN f.vids
+WITH f, smallest, e ORDER BY e.vid
+WITH f, smallest, collect(e.name) AS face
+MATCH (h:Entity {user_id: $user_id})
+WHERE h.vid IN smallest[0]
+WITH f, face, smallest, h ORDER BY h.vid
+WITH f, face, smallest, collect(h.name) AS held_by
+ORDER BY f.key
+RETURN face, held_by, smallest[1] AS kind
+// library: vids
+//| RETURN f.key AS key, smallest[0] AS path, smallest[1] AS kind

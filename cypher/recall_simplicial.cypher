@@ -14,6 +14,16 @@ WITH s, count(DISTINCT c.vertex) AS overlap
 WHERE overlap >= $min_overlap
 MATCH (s)-[:WITNESSED_BY]->(m:Memory)
 WITH s, overlap, collect(m.uid) AS witnesses
-RETURN s.path AS path, s.kind AS kind, s.count AS count, overlap, witnesses
-ORDER BY overlap DESC, size(s.path) ASC, s.key
+// browser: the query's subcomplex as a person reads it: each simplex by its entities' names,
+// how many of the query's entities it holds, and the memories that observed it
+WITH s, overlap, witnesses ORDER BY overlap DESC, size(s.path) ASC, s.key
 LIMIT $limit
+MATCH (s)-[:PARENT*0..]->(a)-[:LABEL]->(e)
+WITH s, overlap, witnesses, a, e ORDER BY a.key
+WITH s, overlap, witnesses, collect(e.name) AS names
+RETURN names, size(s.path) - 1 AS dimension, overlap, s.kind AS kind, toInteger(s.count) AS count, witnesses
+ORDER BY overlap DESC, dimension ASC, s.key
+// library: vids
+//| RETURN s.path AS path, s.kind AS kind, s.count AS count, overlap, witnesses
+//| ORDER BY overlap DESC, size(s.path) ASC, s.key
+//| LIMIT $limit

@@ -265,6 +265,12 @@ class Complex:
         order = sorted(range(len(result)), key=ranks.__getitem__)
         return [result[i] for i in order[:limit or None]]
 
+    def witnessed(self, memory_id: str) -> list[Simplex]:
+        """The stored simplices a memory witnessed (its turn's, its session's, ...), largest
+        first; none for a memory that witnessed nothing or does not exist."""
+        self.require_user()
+        return [Simplex.from_row(row) for row in self._run("memory_simplices", uid=memory_id)]
+
     def simplices(self, limit: int | None = None) -> list[Simplex]:
         """Every stored simplex, largest first, then most observed."""
         self.require_user()

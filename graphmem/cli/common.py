@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Callable
 from urllib.parse import urlsplit
@@ -18,8 +18,11 @@ from ..drivers import NEO4J_SCHEMES
 from ..errors import GraphmemError, InputError
 from ..memory import Memory
 from ..settings import Settings
+from ..store import Plan, PlanEnded
 
 console = Console()
+PLANNING = "graphmem.planning"  # ctx.meta: under --cypher, whether the plan runs reads (Plan.reads)
+PLAN = "graphmem.plan"  # ctx.meta: the Plan the command's store records into
 
 
 @dataclass
@@ -81,10 +84,51 @@ def json_option(fn: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(fn)
 
 
-def user_command(fn: Callable) -> Callable:
+def cypher_option(reads: bool = False) -> Callable:
+    """--cypher: print the statements the command would run, each with its `:param` lines, for
+    Neo4j Browser, instead of running them (store.Plan). Name lookups run, so the parameters are
+    the real ones. `reads`, for commands that run several dependent statements: the reads run
+    too, and the plan ends, unrun, at the first write; otherwise it ends at the first statement
+    that is not a lookup. No write runs either way, nor the schema set-up."""
+    more = ("its reads run, for the parameters of the statements after them; it stops at the first write, unrun"
+            if reads else "only name lookups run")
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapper(*args, show_cypher: bool = False, **kwargs):
+            if not show_cypher:
+                return fn(*args, **kwargs)
+            ctx = click.get_current_context()
+            ctx.meta[PLANNING] = reads
+            console.quiet = True  # the command's own output (tables, progress) is not shown
+            try:
+                fn(*args, **kwargs)
+            except (PlanEnded, click.exceptions.Exit):
+                pass
+            finally:
+                console.quiet = False
+            plan: Plan | None = ctx.meta.get(PLAN)
+            click.echo(plan.show() if plan is not None else Plan(reads).show(), nl=False)
+
+        return click.option("--cypher", "show_cypher", is_flag=True,
+                            help=f"Print the Cypher it would run, with :param lines for Neo4j Browser, instead of "
+                                 f"running it ({more}; no write runs).")(wrapper)
+
+    return decorate
+
+
+def planning(ctx: click.Context) -> bool:
+    """Whether the command runs under --cypher."""
+    return ctx.meta.get(PLANNING) is not None
+
+
+def user_command(fn: Callable | None = None, *, reads: bool = False) -> Callable:
     """The options and handling every per-user command shares: --user, the connection options,
-    --json, the click context, and library errors as one line."""
-    return user_option(uri_option(json_option(click.pass_context(friendly_errors(fn)))))
+    --json, --cypher (cypher_option: `reads` for a command of several dependent statements), the
+    click context, and library errors as one line."""
+    def decorate(fn: Callable) -> Callable:
+        return user_option(uri_option(json_option(cypher_option(reads)(click.pass_context(friendly_errors(fn))))))
+
+    return decorate(fn) if fn is not None else decorate
 
 
 def credentials(ctx: click.Context) -> tuple[str | None, tuple[str, str] | None]:
@@ -115,6 +159,11 @@ def credentials(ctx: click.Context) -> tuple[str | None, tuple[str, str] | None]
 def open_memory(ctx: click.Context) -> Memory:
     """Connect once per command, as its options and the group's say; closed when the command ends."""
     uri, auth = credentials(ctx)
+    if planning(ctx):  # --cypher: no schema set-up, no access counts written, the store records
+        mem = Memory(settings=replace(Settings.from_env(uri=uri), count_accesses=False), auth=auth, setup=False)
+        ctx.call_on_close(mem.close)
+        ctx.meta[PLAN] = ctx.with_resource(mem.store.planning(ctx.meta[PLANNING]))
+        return mem
     mem = Memory(settings=Settings.from_env(uri=uri), auth=auth)
     ctx.call_on_close(mem.close)
     return mem
@@ -134,6 +183,8 @@ def friendly_errors(fn: Callable) -> Callable:
 
 
 def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
+    if planning(click.get_current_context()):
+        return  # --cypher prints the plan instead
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     else:

@@ -17,7 +17,7 @@ from .common import console, emit, open_memory, user_command
 @click.option("--dry-run", is_flag=True, help="Parse and report, write nothing.")
 @click.option("--conversation", default=None,
               help="The conversation they belong to (default: each file its own, found again by its content).")
-@user_command
+@user_command(reads=True)
 def ingest_command(ctx, paths, format_, dry_run, conversation, user, as_json):
     """Ingest chat transcripts (LoCoMo JSON, JSON Lines, messages arrays, `Speaker: text`).
 

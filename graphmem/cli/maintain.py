@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from .common import console, emit, friendly_errors, json_option, open_memory, parse_time, uri_option
+from .common import console, cypher_option, emit, friendly_errors, json_option, open_memory, parse_time, uri_option
 
 
 @click.command("maintain")
@@ -15,6 +15,7 @@ from .common import console, emit, friendly_errors, json_option, open_memory, pa
 @click.option("--now", default=None, metavar="TIME", help="Take this time (ISO) for now, e.g. to preview a date.")
 @uri_option
 @json_option
+@cypher_option(reads=True)
 @click.pass_context
 @friendly_errors
 def maintain_command(ctx, user, dry_run, now, as_json):

@@ -11,7 +11,8 @@ import click
 from rich.table import Table
 
 from ..records import STATES
-from .common import console, emit, friendly_errors, json_option, open_memory, parse_time, uri_option, user_command
+from .common import (console, cypher_option, emit, friendly_errors, json_option, open_memory, parse_time, planning,
+                     uri_option, user_command)
 
 
 @click.command("add")
@@ -21,7 +22,7 @@ from .common import console, emit, friendly_errors, json_option, open_memory, pa
               help="A JSON array of chat messages (OpenAI or Anthropic format; - for standard input).")
 @click.option("--conversation", default="default", show_default=True, help="The conversation they continue.")
 @click.option("--at", default=None, help="Their time, when they carry none (ISO; default: now).")
-@user_command
+@user_command(reads=True)
 def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_json):
     """Add a message (TEXT) or an agent's messages (--messages FILE) to the memory, as an agent
     does while it talks. Messages already stored are not added twice.
@@ -130,6 +131,7 @@ def conversations_command(ctx, user, as_json):
 @click.command("users")
 @uri_option
 @json_option
+@cypher_option()
 @click.pass_context
 @friendly_errors
 def users_command(ctx, as_json):
@@ -155,7 +157,7 @@ def users_command(ctx, as_json):
 @click.option("--before", default=None, help="Forget every memory before this time (ISO).")
 @click.option("--everything", is_flag=True, help="Forget the whole user.")
 @click.option("--yes", is_flag=True, help="Do not ask before forgetting the whole user.")
-@user_command
+@user_command(reads=True)
 def forget_command(ctx, memory_ids, conversation, entity, before, everything, yes, user, as_json):
     """Forget memories, leaving no trace: with them go everything only they justified (term
     statistics, relations, simplices, entities) and their vectors. Logged, without the content.
@@ -164,7 +166,7 @@ def forget_command(ctx, memory_ids, conversation, entity, before, everything, ye
     Example:  graphmem forget --conversation trip-2023 --user sam
               graphmem forget --everything --user sam --yes
     """
-    if everything and not yes and sys.stdin.isatty():
+    if everything and not yes and sys.stdin.isatty() and not planning(ctx):
         click.confirm(f"Forget everything of {user!r}?", abort=True)
     mem = open_memory(ctx)
     done = mem.forget(user, memories=list(memory_ids) or None, conversation=conversation, entity=entity,
@@ -177,7 +179,7 @@ def forget_command(ctx, memory_ids, conversation, entity, before, everything, ye
 
 @click.command("history")
 @click.argument("memory_id")
-@user_command
+@user_command(reads=True)
 def history_command(ctx, memory_id, user, as_json):
     """The versions of what a memory said, oldest first: when each was said, until when it held,
     and what superseded it."""

@@ -18,7 +18,7 @@ asker_option = click.option("--as", "asker", metavar="SPEAKER", default=None,
 @click.option("--budget", type=int, default=None, help="Trim to fit this many tokens of context.")
 @asker_option
 @click.option("--include-archived", is_flag=True, help="Archived memories too (graphmem maintain archives them).")
-@user_command
+@user_command(reads=True)
 def recall_command(ctx, query, k, budget, asker, include_archived, user, as_json):
     """The memories worth putting in context for QUERY, ranked, with the channels that found each.
 
@@ -56,7 +56,7 @@ def recall_command(ctx, query, k, budget, asker, include_archived, user, as_json
 @click.command("gaps")
 @click.argument("query")
 @asker_option
-@user_command
+@user_command(reads=True)
 def gaps_command(ctx, query, asker, user, as_json):
     """Knowledge gaps around QUERY, real holes first, each as a question to ask: names memory
     does not know, entities it names never seen together, and entities seen together only

@@ -116,6 +116,19 @@ def simplex_gaps(ctx, vertices, user, as_json):
          lambda d: faces_table(d, f"{len(d)} faces seen only inside a larger simplex"))
 
 
+@simplex_group.command("witnessed")
+@click.argument("memory_id")
+@user_command
+def simplex_witnessed(ctx, memory_id, user, as_json):
+    """The stored simplices a memory witnessed (its turn's, its session's), largest first.
+
+    \b
+    Example:  graphmem simplex witnessed e7699f5af5cd2e3c1c3d --user demo
+    """
+    found = open_memory(ctx).complex(user).witnessed(memory_id)
+    emit([s.to_dict() for s in found], as_json, lambda d: simplex_table(d, f"{len(d)} simplices witnessed by {memory_id}"))
+
+
 @simplex_group.command("remove")
 @click.argument("vertices", nargs=-1, required=True)
 @click.option("--cofaces", is_flag=True, help="Also remove every stored simplex containing it.")
@@ -131,7 +144,7 @@ def simplex_remove(ctx, vertices, cofaces, user, as_json):
 
 
 @click.command("stats")
-@user_command
+@user_command(reads=True)
 def stats(ctx, user, as_json):
     """Counts of a user's memory: memories, entities, relations, simplices by dimension.
 

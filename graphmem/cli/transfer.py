@@ -3,6 +3,7 @@ into any backend; each one call of `Memory.export` / `Memory.import_`."""
 
 from __future__ import annotations
 
+import io
 import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
@@ -11,13 +12,13 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .common import console, emit, friendly_errors, json_option, open_memory, uri_option, user_command
+from .common import console, cypher_option, emit, friendly_errors, json_option, open_memory, planning, uri_option, user_command
 
 
 @click.command("export")
 @click.option("--out", "-o", default="-", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
               help="The file to write; a name ending in .gz is compressed. Default: standard output.")
-@user_command
+@user_command(reads=True)
 def export_command(ctx, out, user, as_json):
     """Write a user's whole memory as JSON Lines: memories with their vectors, entities,
     relations, simplices with their counts and witnesses, terms and sessions.
@@ -29,6 +30,9 @@ def export_command(ctx, out, user, as_json):
               graphmem export --user alice > alice.jsonl
     """
     mem = open_memory(ctx)
+    if planning(ctx):  # --cypher: the reads run, what they give goes nowhere
+        mem.export(user, io.StringIO())
+        return
     if out == "-":  # standard output is the file: the summary goes to standard error
         summary = mem.export(user, sys.stdout)
         click.echo(f"exported {summary.nodes} nodes and {summary.relationships} relationships of {user!r}", err=True)
@@ -46,6 +50,7 @@ def export_command(ctx, out, user, as_json):
               help="Delete what the user holds first; without it, a user that holds memories is refused.")
 @uri_option
 @json_option
+@cypher_option(reads=True)
 @click.pass_context
 @friendly_errors
 def import_command(ctx, file, user, replace, as_json):
