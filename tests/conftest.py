@@ -5,11 +5,12 @@ Neo4j: GRAPHMEM_TEST_NEO4J_URI (bolt://HOST:7687 or neo4j://HOST:7687) names a r
 5.23 or later, and GRAPHMEM_NEO4J_USER and GRAPHMEM_NEO4J_PASSWORD its credentials (no default
 password: a fresh Neo4j refuses its initial "neo4j" until it is changed). With the URI set but
 either variable missing, the Neo4j tests are skipped and say which. docker/docker-compose.yml
-starts one with its password set:
-    docker compose -f docker/docker-compose.yml up -d
-    export GRAPHMEM_NEO4J_USER=neo4j GRAPHMEM_NEO4J_PASSWORD=graphmem-secret
+starts one with the password set in docker/.env (README.md, "Servers in Docker"):
+    docker compose --env-file docker/.env -f docker/docker-compose.yml up -d --wait neo4j
+    . docker/.env && export GRAPHMEM_NEO4J_USER=neo4j GRAPHMEM_NEO4J_PASSWORD
     GRAPHMEM_TEST_NEO4J_URI=bolt://localhost:7687 .venv/bin/python -m pytest -q
-Without the URI, testcontainers starts neo4j:5.26 where a Docker engine answers.
+Without the URI, testcontainers starts the Neo4j image docker/docker-compose.yml pins where a
+Docker engine answers.
 
 Quick runs: `pytest -m "not slow"` leaves out the long checks (models, durability, idle
 servers). Property tests run the hypothesis profile that HYPOTHESIS_PROFILE names: "dev" (the
@@ -42,7 +43,7 @@ def _neo4j_target() -> tuple[str | None, str]:
         if missing:
             unset = " and ".join(missing) + (" is" if len(missing) == 1 else " are")
             return None, (f"no Neo4j credentials: GRAPHMEM_TEST_NEO4J_URI is set but {unset} not "
-                          f"(docker/docker-compose.yml sets neo4j / graphmem-secret)")
+                          f"(docker/docker-compose.yml reads the password from docker/.env)")
         return uri, ""
     try:
         import docker  # testcontainers' dependency
@@ -85,9 +86,11 @@ def neo4j_uri():
     if NEO4J_URI != "testcontainers":
         yield NEO4J_URI
         return
+    import yaml
     from testcontainers.neo4j import Neo4jContainer
 
-    with Neo4jContainer("neo4j:5.26") as container:  # its own credentials, whatever the environment says
+    compose = yaml.safe_load((ROOT / "docker" / "docker-compose.yml").read_text())
+    with Neo4jContainer(compose["services"]["neo4j"]["image"]) as container:  # its own credentials, whatever the environment says
         os.environ["GRAPHMEM_NEO4J_USER"] = container.username
         os.environ["GRAPHMEM_NEO4J_PASSWORD"] = container.password
         yield container.get_connection_url()
