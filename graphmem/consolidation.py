@@ -14,7 +14,11 @@ nothing it does can change what exists. Its text is extractive: the entity, the 
 members' sentences nearest the members' centroid (embedding space), oldest first.
 
 Kept current incrementally: after an ingest, the groups its memories belong to are derived
-again; a forget marks the abstracts of the memories it takes (`mark_stale`, before they go) and
+again. `Memory.add` of a few messages, an agent's live path, defers that: it notes the new
+memories on the user's node (`defer`) and derives their groups with the next pass, when
+`DEFERRED_MAX` wait, at the next transcript ingest, `consolidate` or `Memory.abstracts`, on
+`Memory.close`, and when `graphmem mcp` is idle; until then an abstract may lack the newest
+few messages, never say what was forgotten. The note survives a crash. A forget marks the abstracts of the memories it takes (`mark_stale`, before they go) and
 the next `refresh` derives those again, deleting one left with fewer than two members, so that
 no forgotten sentence stays in an abstract. Deriving a group twice writes the same abstract."""
 
@@ -43,6 +47,8 @@ SENTENCES = 3
 ENTITIES = 5
 # Groups derived per statement.
 BATCH = 200
+# Memories `Memory.add` may leave waiting before it derives their groups itself.
+DEFERRED_MAX = 32
 
 
 @dataclass
@@ -77,12 +83,29 @@ class Consolidated:
 
 def consolidate(store: Store, user: str, uids: Sequence[str] | None = None) -> Consolidated:
     """Derive again the groups the given memories belong to (None: every group of the user's,
-    a rebuild) and those a forget marked stale. The caller holds the user's lease."""
+    a rebuild), those of the memories waiting (`defer`) and those a forget marked stale. The
+    caller holds the user's lease."""
     every = uids is None
-    groups = {(r["vid"], r["bucket"]) for r in store.run("abstract_groups", user_id=user, uids=list(uids or []),
-                                                         all=every, span=SPAN)}
+    waiting = [] if every else deferred(store, user)
+    groups = {(r["vid"], r["bucket"]) for r in store.run("abstract_groups", user_id=user,
+                                                         uids=list(uids or []) + waiting, all=every, span=SPAN)}
     groups |= {(r["vid"], r["bucket"]) for r in store.run("abstracts_to_refresh", user_id=user, all=every)}
-    return derive(store, user, sorted(groups))
+    done = derive(store, user, sorted(groups))
+    if every or waiting:
+        store.run("clear_deferred", user_id=user, uids=waiting, all=every)
+    return done
+
+
+def defer(store: Store, user: str, uids: Sequence[str]) -> int:
+    """Leave the given memories' groups to a later pass; how many memories now wait."""
+    rows = store.run("defer_consolidation", user_id=user, uids=list(uids))
+    return int(rows[0]["waiting"]) if rows else 0
+
+
+def deferred(store: Store, user: str) -> list[str]:
+    """The memories whose groups wait to be derived again."""
+    rows = store.run("deferred_consolidation", user_id=user)
+    return list(rows[0]["uids"]) if rows else []
 
 
 def refresh(store: Store, user: str) -> Consolidated:

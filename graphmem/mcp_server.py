@@ -10,11 +10,14 @@ out, and naming another is refused. A server started without one serves any user
 names, and every call must name one. Either way every query is scoped to that user.
 
 Calls run one at a time, on a worker thread (the SDK runs a tool's sync function there): a
-`Memory` is one connection and one set of models, and ingest holds a per-user lease anyway."""
+`Memory` is one connection and one set of models, and ingest holds a per-user lease anyway.
+What `remember` leaves to consolidation (graphmem/consolidation.py) is done once the server
+has been idle for `IDLE_SECONDS`, so that an agent's next call does not wait for it."""
 
 from __future__ import annotations
 
 import hmac
+import logging
 import threading
 from datetime import datetime, timezone
 from typing import Any, Callable
@@ -26,7 +29,10 @@ from mcp.types import ToolAnnotations
 from .errors import GraphmemError, InputError
 from .memory import Memory
 
+log = logging.getLogger(__name__)
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+IDLE_SECONDS = 2.0  # without a call, after which what `remember` left waiting is consolidated
 INSTRUCTIONS = (
     "Long-term memory of conversations. Call `remember` with the messages worth keeping as they happen; "
     "call `recall` with a question before answering anything that depends on what was said earlier, and put "
@@ -42,6 +48,8 @@ class MemoryTools:
         self.mem = mem
         self.user = user
         self._lock = threading.Lock()
+        self._waiting: set[str] = set()  # users whose consolidation `remember` left waiting
+        self._idle: threading.Timer | None = None
         self._warm = threading.Thread(target=self._load_models, name="graphmem-models", daemon=True)
         self._warm_error: BaseException | None = None
         self._warm.start()
@@ -73,6 +81,7 @@ class MemoryTools:
         moment = parse_time(at, "at")
         self._models()
         summary = self.mem.add(messages, user=whose, conversation=conversation, at=moment)
+        self._waiting.add(whose)
         return {"user": whose, "added": summary.memories_added, "memory_ids": summary.memory_ids,
                 "supersessions": summary.supersessions}
 
@@ -136,10 +145,26 @@ class MemoryTools:
     def call(self, fn: Callable[..., dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
         """One tool call: one at a time, library errors as the tool's error message."""
         with self._lock:
+            if self._idle is not None:
+                self._idle.cancel()
             try:
                 return fn(**kwargs)
             except GraphmemError as exc:
                 raise ToolError(str(exc)) from None
+            finally:
+                if self._waiting:
+                    self._idle = threading.Timer(IDLE_SECONDS, self._consolidate)
+                    self._idle.daemon = True
+                    self._idle.start()
+
+    def _consolidate(self) -> None:
+        with self._lock:
+            for user in sorted(self._waiting):
+                try:
+                    self.mem.consolidate(user, rebuild=False)
+                except GraphmemError as exc:  # derived state: the note of what waits is kept for a later pass
+                    log.warning("abstracts of %r not derived: %s", user, exc)
+            self._waiting.clear()
 
 
 def parse_time(value: str | None, name: str) -> datetime | None:

@@ -52,6 +52,7 @@ class Memory:
         self.settings = base
         self.store = Store(connect(self.settings, auth), self.settings)
         self.models = Models(self.settings)
+        self._added: set[str] = set()  # users `add` wrote to: their consolidation may wait
         if setup:
             self.setup()
 
@@ -97,6 +98,7 @@ class Memory:
         turns = to_turns(messages, keep_tool_results=keep, at=at or datetime.now(timezone.utc), source="messages")
         if not turns:
             return IngestSummary(check_user(user))
+        self._added.add(user)  # consolidation may wait: done at close at the latest
         return ingest(self.store, self.models, turns, user=user, conversation=conversation, whole=False)
 
     def memories(self, user: str, *, conversation: str | None = None, speaker: str | None = None,
@@ -173,14 +175,20 @@ class Memory:
     def abstracts(self, user: str) -> list[consolidation.Abstract]:
         """`user`'s abstract memories, oldest first: groups of memories that share an entity
         within a span of time, each summarised by its members' most central sentences
-        (graphmem/consolidation.py). Kept current as memories are added and forgotten."""
+        (graphmem/consolidation.py). Kept current as memories are added and forgotten: what
+        `add` left waiting is derived first."""
+        self.consolidate(user, rebuild=False)
         return consolidation.abstracts(self.store, check_user(user))
 
-    def consolidate(self, user: str) -> consolidation.Consolidated:
+    def consolidate(self, user: str, *, rebuild: bool = True) -> consolidation.Consolidated:
         """Derive every abstract of `user` again from the memories (abstracts are derived state:
-        this changes nothing on a store kept current, and rebuilds them on any other)."""
-        with UserLease(self.store, check_user(user)):
-            return consolidation.consolidate(self.store, user)
+        this changes nothing on a store kept current, and rebuilds them on any other).
+        `rebuild=False`: only the groups of what `add` left waiting and of what a forget changed."""
+        check_user(user)
+        if not rebuild and not consolidation.deferred(self.store, user):
+            return consolidation.Consolidated()
+        with UserLease(self.store, user):
+            return consolidation.consolidate(self.store, user, None if rebuild else [])
 
     def recall(self, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
                asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True,
@@ -205,6 +213,12 @@ class Memory:
         return lifecycle.maintain(self.store, user, now, dry_run)
 
     def close(self) -> None:
+        try:
+            for user in sorted(self._added):
+                self.consolidate(user, rebuild=False)
+        except GraphmemError as exc:  # closing goes on: the note of what waits is kept for a later pass
+            logging.getLogger(__name__).warning("abstracts not derived on close: %s", exc)
+        self._added.clear()
         try:
             lifecycle.flush_accesses(self.store)
         except GraphmemError as exc:  # closing goes on: the counts are a hint, not memory

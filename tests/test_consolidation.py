@@ -8,7 +8,8 @@ import json
 import uuid
 from datetime import datetime, timezone
 
-from graphmem import Memory
+from graphmem import Memory, consolidation
+from graphmem.ingest import pipeline
 from graphmem.recall.ranker import candidate_features
 
 CHAT = """## 8 May 2023
@@ -75,6 +76,31 @@ def test_adding_messages_updates_the_abstracts_they_join(mem, tmp_path):
     mem.add([("Alice", "Rex turned two years old today.")], user=user, at=datetime(2024, 3, 1, tzinfo=timezone.utc))
     assert _about(mem, user, "Rex").size == after.size
     assert len([a for a in mem.abstracts(user) if a.entities[0] == "Rex"]) == 1
+
+
+def test_a_message_added_waits_for_a_later_pass_noted_in_the_graph(mem, tmp_path):
+    user = _ingest(mem, tmp_path)
+    before = _about(mem, user, "Rex")
+    added = mem.add([("Alice", "Rex slept all afternoon on the sofa.")], user=user,
+                    at=datetime(2023, 5, 21, tzinfo=timezone.utc))
+    # noted on the user's node, so another process, or this one after a crash, finds it
+    assert consolidation.deferred(mem.store, user) == added.memory_ids
+    stored = [a for a in consolidation.abstracts(mem.store, user) if a.entities[0] == "Rex"]
+    assert stored[0].size == before.size  # not derived yet
+    after = _about(mem, user, "Rex")  # reading the abstracts derives what waits first
+    assert after.size == before.size + 1 and set(added.memory_ids) < set(after.members)
+    assert consolidation.deferred(mem.store, user) == []
+
+
+def test_enough_waiting_messages_are_consolidated_by_the_add_itself(mem, tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "DEFERRED_MAX", 2)
+    user = _ingest(mem, tmp_path)
+    size = _about(mem, user, "Rex").size
+    first = mem.add([("Alice", "Rex dug a hole in the garden.")], user=user, at=datetime(2023, 5, 22, tzinfo=timezone.utc))
+    second = mem.add([("Alice", "Rex barked at the postman.")], user=user, at=datetime(2023, 5, 23, tzinfo=timezone.utc))
+    assert consolidation.deferred(mem.store, user) == []
+    stored = [a for a in consolidation.abstracts(mem.store, user) if a.entities[0] == "Rex"][0]
+    assert stored.size == size + 2 and set(first.memory_ids + second.memory_ids) < set(stored.members)
 
 
 def test_forgetting_a_member_updates_its_abstract_and_leaves_no_trace_of_its_text(mem, tmp_path):

@@ -18,6 +18,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
+from graphmem import Memory, consolidation
+from graphmem.mcp_server import IDLE_SECONDS
+
 TOOLS = {"remember", "recall", "gaps", "list", "get", "forget", "history"}
 GRAPHMEM = [sys.executable, "-c", "from graphmem.cli import main; main()"]
 
@@ -139,6 +142,10 @@ def test_http_server_for_one_user_with_a_token(home):
                     got = await call(client, "recall", question="What does Rex love?")
                     assert got["memories"][0]["id"] == added["memory_ids"][0]
                     assert "serves user" in await refused(client, "list", user=fresh("mallory"))
+                    with Memory(home=home) as mem:  # what remember left to consolidation: done once idle
+                        assert consolidation.deferred(mem.store, carol) == added["memory_ids"]
+                        await asyncio.sleep(IDLE_SECONDS + 2)
+                        assert consolidation.deferred(mem.store, carol) == []
 
         asyncio.run(session())
         # without the token: refused before any MCP message is read

@@ -15,7 +15,11 @@ from ..store import Store
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS = 120.0  # renewed every batch; a holder that died frees the user after this long
+LEASE_SECONDS = 120.0  # renewed as batches go by; a holder that died frees the user after this long
+# A renewal sooner than this after the last take is skipped: the lease still runs for
+# LEASE_SECONDS - RENEW_AFTER at least, so no other holder can have taken it (one message
+# added to memory would otherwise take the lease three times)
+RENEW_AFTER = 30.0
 WAIT_SECONDS = 900.0  # how long an ingest waits for another one into the same user
 
 
@@ -26,12 +30,15 @@ class UserLease:
     def __init__(self, store: Store, user: str):
         self.store, self.user, self.token = store, user, uuid.uuid4().hex
         self.unfinished, self.catalog, self._held = True, None, False
+        self._taken = float("-inf")  # time.monotonic() of the last take
 
     def _take(self) -> bool:
-        now = to_epoch(None)
+        now, taken = to_epoch(None), time.monotonic()
         row = self.store.run("lock_user", user_id=self.user, token=self.token, now=now, until=now + LEASE_SECONDS)[0]
         if row["held"] and not self._held:
             self.unfinished, self.catalog, self._held = bool(row["unfinished"]), row["catalog"], True
+        if row["held"]:
+            self._taken = taken
         return bool(row["held"])
 
     def settle(self, catalog: str | None) -> None:
@@ -53,6 +60,8 @@ class UserLease:
         return self
 
     def renew(self) -> None:
+        if time.monotonic() - self._taken < RENEW_AFTER:
+            return
         if not self._take():
             raise GraphmemError(f"the ingest into user {self.user!r} lost its lease (it went {LEASE_SECONDS:.0f}s "
                                 f"without a batch and another ingest took over); run it again")

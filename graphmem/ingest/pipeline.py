@@ -14,7 +14,7 @@ from typing import Callable, Sequence, Union
 import numpy as np
 
 from ..complex import Complex
-from ..consolidation import consolidate
+from ..consolidation import DEFERRED_MAX, consolidate, defer
 from ..errors import InputError
 from ..forgetting import forget_memories, leftovers
 from ..models import Embedder, Models
@@ -130,7 +130,10 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
         lease.renew()
         finish(store, cx, sessions, began, summary, clock, prune=lease.unfinished)
         with clock("consolidation"):  # the groups the new memories joined, and those a forget left stale
-            consolidate(store, user, [uid for uid in summary.memory_ids if uid not in known])
+            added = [uid for uid in summary.memory_ids if uid not in known]
+            # a few messages continuing a conversation (an agent's live path): derived with a later pass
+            if whole or not added or defer(store, user, added) >= DEFERRED_MAX:
+                consolidate(store, user, added)
         lease.settle(lease.token)  # the catalogue is now what `resolver` holds
         _CATALOGS.setdefault(store, {})[user] = (lease.token, resolver)
 
