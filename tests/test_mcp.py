@@ -4,6 +4,7 @@ session (the official SDK's) drives every tool over stdio and over streamable HT
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -161,3 +162,14 @@ def test_http_beyond_this_machine_needs_a_token(home):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "give a token" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_readme_client_configuration_starts_the_server(home):
+    """The README's block for an MCP client names a command and arguments the CLI takes."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = json.loads(readme.split("\n## Agents over MCP\n", 1)[1].split("```json\n", 1)[1].split("```", 1)[0])
+    server = block["mcpServers"]["graphmem"]
+    assert Path(server["command"]).name == "graphmem" and server["args"][0] == "mcp"
+    done = subprocess.run([*GRAPHMEM, *server["args"], "--help"], env=server_env(home), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and "remember, recall, gaps, list, get, forget, history" in " ".join(done.stdout.split())
