@@ -49,62 +49,67 @@ async def refused(client: Client, tool: str, **arguments) -> str:
     return result.content[0].text
 
 
-def test_every_tool_over_stdio_and_users_kept_apart(home):
+async def every_tool(client: Client) -> None:
+    """Every tool, as an agent uses them, for two users: what one stores the other never sees."""
     alice, bob = fresh("alice"), fresh("bob")
+    assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+
+    paris = await call(client, "remember", user=alice, messages="I live in Paris.", at="2024-01-05")
+    berlin = await call(client, "remember", user=alice, at="2024-06-02",
+                        messages=[{"role": "user", "content": "I moved to Berlin."},
+                                  {"role": "assistant", "content": "Berlin is lovely in summer."}])
+    rome = await call(client, "remember", user=bob, messages="I live in Rome.", at="2024-03-01")
+    assert (paris["added"], berlin["added"], rome["added"]) == (1, 2, 1)
+    assert berlin["supersessions"] == 1
+    again = await call(client, "remember", user=alice, messages="I live in Paris.", at="2024-01-05")
+    assert again["added"] == 0  # a retry changes nothing
+
+    got = await call(client, "recall", user=alice, question="Where do I live?", k=5)
+    ids = [m["id"] for m in got["memories"]]
+    assert ids[0] == berlin["memory_ids"][0]
+    assert paris["memory_ids"][0] in ids and rome["memory_ids"][0] not in ids
+    assert "Berlin" in got["context"][0]
+    assert any("Paris" in line and "superseded 2024-06-02" in line for line in got["context"])
+    assert got["memories"][0]["date"].startswith("2024-06-02")
+
+    gaps = await call(client, "gaps", user=alice, question="Where does Alice's sister Carol live?")
+    assert any("Carol" in g["question"] for g in gaps["gaps"])
+
+    listed = await call(client, "list", user=alice)
+    assert [m["text"] for m in listed["memories"]] == [
+        "I live in Paris.", "I moved to Berlin.", "Berlin is lovely in summer."]
+    one = await call(client, "get", user=alice, id=paris["memory_ids"][0])
+    assert one["text"] == "I live in Paris." and one["user"] == alice
+
+    versions = await call(client, "history", user=alice, id=paris["memory_ids"][0])
+    assert [(v["text"], v["current"]) for v in versions["versions"]] == [
+        ("I live in Paris.", False), ("I moved to Berlin.", True)]
+
+    # one user's ids mean nothing to another
+    assert "no memory" in await refused(client, "get", user=alice, id=rome["memory_ids"][0])
+    assert "name the user" in await refused(client, "recall", question="Where do I live?")
+    gone = await call(client, "forget", user=alice, ids=[rome["memory_ids"][0]])
+    assert gone["memories"] == 0
+    assert len((await call(client, "list", user=bob))["memories"]) == 1
+
+    gone = await call(client, "forget", user=alice, ids=[berlin["memory_ids"][0]])
+    assert gone["memories"] == 1
+    after = await call(client, "recall", user=alice, question="Where do I live?", k=5)
+    assert after["memories"][0]["id"] == paris["memory_ids"][0]
+    assert after["memories"][0]["superseded_at"] is None  # the newer fact is gone: Paris holds again
+    assert "superseded" not in after["context"][0]
+    assert "takes exactly one" in await refused(client, "forget", user=alice)
+    await call(client, "forget", user=alice, everything=True)
+    assert (await call(client, "list", user=alice))["memories"] == []
+    assert len((await call(client, "list", user=bob))["memories"]) == 1
+
+
+def test_every_tool_over_stdio_and_users_kept_apart(home):
     params = StdioServerParameters(command=GRAPHMEM[0], args=[*GRAPHMEM[1:], "mcp"], env=server_env(home))
 
     async def session() -> None:
         async with Client(params, read_timeout_seconds=120) as client:
-            assert {t.name for t in (await client.list_tools()).tools} == TOOLS
-
-            paris = await call(client, "remember", user=alice, messages="I live in Paris.", at="2024-01-05")
-            berlin = await call(client, "remember", user=alice, at="2024-06-02",
-                                messages=[{"role": "user", "content": "I moved to Berlin."},
-                                          {"role": "assistant", "content": "Berlin is lovely in summer."}])
-            rome = await call(client, "remember", user=bob, messages="I live in Rome.", at="2024-03-01")
-            assert (paris["added"], berlin["added"], rome["added"]) == (1, 2, 1)
-            assert berlin["supersessions"] == 1
-            again = await call(client, "remember", user=alice, messages="I live in Paris.", at="2024-01-05")
-            assert again["added"] == 0  # a retry changes nothing
-
-            got = await call(client, "recall", user=alice, question="Where do I live?", k=5)
-            ids = [m["id"] for m in got["memories"]]
-            assert ids[0] == berlin["memory_ids"][0]
-            assert paris["memory_ids"][0] in ids and rome["memory_ids"][0] not in ids
-            assert "Berlin" in got["context"][0]
-            assert any("Paris" in line and "superseded 2024-06-02" in line for line in got["context"])
-            assert got["memories"][0]["date"].startswith("2024-06-02")
-
-            gaps = await call(client, "gaps", user=alice, question="Where does Alice's sister Carol live?")
-            assert any("Carol" in g["question"] for g in gaps["gaps"])
-
-            listed = await call(client, "list", user=alice)
-            assert [m["text"] for m in listed["memories"]] == [
-                "I live in Paris.", "I moved to Berlin.", "Berlin is lovely in summer."]
-            one = await call(client, "get", user=alice, id=paris["memory_ids"][0])
-            assert one["text"] == "I live in Paris." and one["user"] == alice
-
-            versions = await call(client, "history", user=alice, id=paris["memory_ids"][0])
-            assert [(v["text"], v["current"]) for v in versions["versions"]] == [
-                ("I live in Paris.", False), ("I moved to Berlin.", True)]
-
-            # one user's ids mean nothing to another
-            assert "no memory" in await refused(client, "get", user=alice, id=rome["memory_ids"][0])
-            assert "name the user" in await refused(client, "recall", question="Where do I live?")
-            gone = await call(client, "forget", user=alice, ids=[rome["memory_ids"][0]])
-            assert gone["memories"] == 0
-            assert len((await call(client, "list", user=bob))["memories"]) == 1
-
-            gone = await call(client, "forget", user=alice, ids=[berlin["memory_ids"][0]])
-            assert gone["memories"] == 1
-            after = await call(client, "recall", user=alice, question="Where do I live?", k=5)
-            assert after["memories"][0]["id"] == paris["memory_ids"][0]
-            assert after["memories"][0]["superseded_at"] is None  # the newer fact is gone: Paris holds again
-            assert "superseded" not in after["context"][0]
-            assert "takes exactly one" in await refused(client, "forget", user=alice)
-            await call(client, "forget", user=alice, everything=True)
-            assert (await call(client, "list", user=alice))["memories"] == []
-            assert len((await call(client, "list", user=bob))["memories"]) == 1
+            await every_tool(client)
 
     asyncio.run(session())
 
@@ -130,23 +135,14 @@ def start_http(home: Path, *args: str) -> tuple[subprocess.Popen, str]:
     raise AssertionError(f"the server did not start: {process.stderr.read()}")
 
 
-def test_http_server_for_one_user_with_a_token(home):
-    carol, token = fresh("carol"), uuid.uuid4().hex
-    process, url = start_http(home, "--user", carol, "--token", token)
+def test_every_tool_over_http_behind_a_token(home):
+    token = uuid.uuid4().hex
+    process, url = start_http(home, "--token", token)
     try:
         async def session() -> None:
             async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http:
                 async with Client(streamable_http_client(url, http_client=http)) as client:
-                    assert {t.name for t in (await client.list_tools()).tools} == TOOLS
-                    added = await call(client, "remember", messages="My dog Rex loves the beach in Nice.")
-                    assert added["user"] == carol and added["added"] == 1
-                    got = await call(client, "recall", question="What does Rex love?")
-                    assert got["memories"][0]["id"] == added["memory_ids"][0]
-                    assert "serves user" in await refused(client, "list", user=fresh("mallory"))
-                    with Memory(home=home) as mem:  # what remember left to consolidation: done once idle
-                        assert consolidation.deferred(mem.store, carol) == added["memory_ids"]
-                        await asyncio.sleep(IDLE_SECONDS + 2)
-                        assert consolidation.deferred(mem.store, carol) == []
+                    await every_tool(client)
 
         asyncio.run(session())
         # without the token: refused before any MCP message is read
@@ -155,6 +151,26 @@ def test_http_server_for_one_user_with_a_token(home):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_server_for_one_user_serves_no_other(home):
+    carol = fresh("carol")
+    params = StdioServerParameters(command=GRAPHMEM[0], args=[*GRAPHMEM[1:], "mcp", "--user", carol],
+                                   env=server_env(home))
+
+    async def session() -> None:
+        async with Client(params, read_timeout_seconds=120) as client:
+            added = await call(client, "remember", messages="My dog Rex loves the beach in Nice.")
+            assert added["user"] == carol and added["added"] == 1
+            got = await call(client, "recall", question="What does Rex love?")
+            assert got["memories"][0]["id"] == added["memory_ids"][0]
+            assert "serves user" in await refused(client, "list", user=fresh("mallory"))
+            with Memory(home=home) as mem:  # what remember left to consolidation: done once the server idles
+                assert consolidation.deferred(mem.store, carol) == added["memory_ids"]
+                await asyncio.sleep(IDLE_SECONDS + 2)
+                assert consolidation.deferred(mem.store, carol) == []
+
+    asyncio.run(session())
 
 
 def test_http_beyond_this_machine_needs_a_token(home):
