@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from itertools import combinations
 
 from ..simplex import Simplex
 from .analysis import Analysis
@@ -37,6 +38,20 @@ class Recalled:
         return f"{date}{self.restated or self.text}{until}"
 
 
+@dataclass(frozen=True)
+class InducedSubcomplex:
+    """The part of the complex a question reached, small enough to draw: the question's
+    entities and the few seen with them in the tightest observations; every pair and triple of
+    these that a retrieved simplex, or a gap seen only inside a larger observation, says was
+    observed together, with the kind of the smallest observation holding it; the gaps."""
+
+    names: dict[int, str]  # vid -> name: the question's entities first, then their neighbours
+    asked: tuple[int, ...]  # the question's entities
+    edges: dict[tuple[int, int], str | None]  # an observed pair (ascending vids) -> its smallest holder's kind
+    triangles: dict[tuple[int, int, int], str | None]  # an observed triple -> its smallest holder's kind
+    gaps: list[Gap]  # the question's gaps that name entities (an unknown name has none to draw)
+
+
 @dataclass
 class Recollection:
     """The memories recalled for a question, best first, with the structure behind them."""
@@ -66,6 +81,36 @@ class Recollection:
         """The gaps as questions the agent could ask the user, best first: by default only the
         real holes' (entities seen together only inside a larger observation are no hole)."""
         return [g.question for g in self.gaps if g.hole or not holes_only]
+
+    def induced_subcomplex(self, neighbours: int = 4) -> InducedSubcomplex:
+        """The retrieved subcomplex on the question's entities and at most `neighbours` others:
+        those held by the smallest retrieved simplices (then by the most), for a picture."""
+        names = {e.vid: e.name for e in self.analysis.entities}  # as the gaps name them
+        asked = tuple(names)
+        tightest: dict[int, tuple[int, int]] = {}  # vid -> (smallest holder's size, minus its holders)
+        for s in self.subcomplex:
+            for vid, name in zip(s.vids, s.names):
+                names.setdefault(vid, name)
+                if vid not in asked:
+                    size, holders = tightest.get(vid, (len(s), 0))
+                    tightest[vid] = (min(size, len(s)), holders - 1)
+        shown = set(asked) | set(sorted(tightest, key=lambda v: (*tightest[v], v))[:max(0, neighbours)])
+        edges: dict[tuple[int, int], str | None] = {}
+        triangles: dict[tuple[int, int, int], str | None] = {}
+        for s in sorted(self.subcomplex, key=lambda s: (len(s), s.kind != "turn", s.vids)):  # tightest first
+            inside = [v for v in s.vids if v in shown]  # ascending, as the simplex's
+            for a, b in combinations(inside, 2):
+                edges.setdefault((a, b), s.kind)
+            for a, b, c in combinations(inside, 3):
+                triangles.setdefault((a, b, c), s.kind)
+        for gap in self.gaps:  # seen together only inside a larger observation, which recall may not have retrieved
+            if not gap.hole:
+                for a, b in combinations(sorted(gap.vids), 2):
+                    edges.setdefault((a, b), gap.context_kind)
+                for a, b, c in combinations(sorted(gap.vids), 3):
+                    triangles.setdefault((a, b, c), gap.context_kind)
+        order = sorted(shown, key=lambda v: (v not in asked, tightest.get(v, (0, 0)), v))
+        return InducedSubcomplex({v: names[v] for v in order}, asked, edges, triangles, [g for g in self.gaps if g.vids])
 
     def to_dict(self) -> dict:
         return {"query": self.query, "user": self.user, "analysis": self.analysis.to_dict(),
