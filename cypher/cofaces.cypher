@@ -29,13 +29,14 @@ WITH s
 // browser: a row per simplex, largest first, as a person reads it: its entities' names in the
 // trie's order (a prefix's key sorts before its extensions'; walked from the simplex, which the
 // library leaves to its cache), dimension, how often observed, what observed it, first and last
-// seen (UTC)
+// seen (UTC; the epoch as days and seconds apart: FalkorDB holds a duration's seconds as a float32,
+// 16 s off at today's epoch)
 MATCH (s)-[:PARENT*0..]->(a)-[:LABEL]->(e)
 WITH s, a, e ORDER BY a.key
 WITH s, collect(e.name) AS names
 RETURN names, size(s.path) - 1 AS dimension, toInteger(s.count) AS count, s.kind AS kind,
-       localdatetime({year: 1970}) + duration({seconds: toInteger(s.first_seen)}) AS first_seen,
-       localdatetime({year: 1970}) + duration({seconds: toInteger(s.last_seen)}) AS last_seen
+       localdatetime({year: 1970}) + duration({days: toInteger(s.first_seen) / 86400, seconds: toInteger(s.first_seen) % 86400}) AS first_seen,
+       localdatetime({year: 1970}) + duration({days: toInteger(s.last_seen) / 86400, seconds: toInteger(s.last_seen) % 86400}) AS last_seen
 ORDER BY dimension DESC, count DESC, s.key
 // library: one packed string per simplex, in one row (see above)
 //| RETURN collect(s.packed) AS rows

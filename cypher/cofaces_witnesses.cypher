@@ -11,14 +11,15 @@ WHERE s.count > 0
 // (bench/README.md)
 OPTIONAL MATCH (s)-[:WITNESSED_BY]->(m)
 WITH s, collect(m.uid) AS witnesses
-// browser: cofaces.cypher's readable rows, with the ids of the memories that observed each
+// browser: cofaces.cypher's readable rows, with the ids of the memories that observed each,
+// sorted (an insertion sort: Cypher has no list sort) so that a result reads the same each time
 MATCH (s)-[:PARENT*0..]->(a)-[:LABEL]->(e)
 WITH s, witnesses, a, e ORDER BY a.key
 WITH s, witnesses, collect(e.name) AS names
 RETURN names, size(s.path) - 1 AS dimension, toInteger(s.count) AS count, s.kind AS kind,
-       localdatetime({year: 1970}) + duration({seconds: toInteger(s.first_seen)}) AS first_seen,
-       localdatetime({year: 1970}) + duration({seconds: toInteger(s.last_seen)}) AS last_seen,
-       witnesses
+       localdatetime({year: 1970}) + duration({days: toInteger(s.first_seen) / 86400, seconds: toInteger(s.first_seen) % 86400}) AS first_seen,
+       localdatetime({year: 1970}) + duration({days: toInteger(s.last_seen) / 86400, seconds: toInteger(s.last_seen) % 86400}) AS last_seen,
+       reduce(sorted = [], w IN witnesses | [x IN sorted WHERE x < w] + [w] + [x IN sorted WHERE x >= w]) AS witnesses
 ORDER BY dimension DESC, count DESC, s.key
 // library: cofaces.cypher's packed strings, and each one's witnesses as a second list
 //| RETURN collect(s.packed) AS rows,

@@ -11,8 +11,8 @@ WITH m, s, a, e ORDER BY a.key
 WITH m, s, collect(e.name) AS names
 RETURN m.speaker AS speaker, m.text AS text, names, size(s.path) - 1 AS dimension, toInteger(s.count) AS count,
        s.kind AS kind,
-       localdatetime({year: 1970}) + duration({seconds: toInteger(s.first_seen)}) AS first_seen,
-       localdatetime({year: 1970}) + duration({seconds: toInteger(s.last_seen)}) AS last_seen
+       localdatetime({year: 1970}) + duration({days: toInteger(s.first_seen) / 86400, seconds: toInteger(s.first_seen) % 86400}) AS first_seen,
+       localdatetime({year: 1970}) + duration({days: toInteger(s.last_seen) / 86400, seconds: toInteger(s.last_seen) % 86400}) AS last_seen
 ORDER BY dimension DESC, count DESC, s.key
 // library: find.cypher's columns, for Simplex.from_row
 //| RETURN s.path AS path, s.count AS count, s.kind AS kind, s.meta AS meta,

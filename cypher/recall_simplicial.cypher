@@ -15,13 +15,15 @@ WHERE overlap >= $min_overlap
 MATCH (s)-[:WITNESSED_BY]->(m:Memory)
 WITH s, overlap, collect(m.uid) AS witnesses
 // browser: the query's subcomplex as a person reads it: each simplex by its entities' names,
-// how many of the query's entities it holds, and the memories that observed it
+// how many of the query's entities it holds, and the memories that observed it (sorted, as
+// cofaces_witnesses.cypher does)
 WITH s, overlap, witnesses ORDER BY overlap DESC, size(s.path) ASC, s.key
 LIMIT $limit
 MATCH (s)-[:PARENT*0..]->(a)-[:LABEL]->(e)
 WITH s, overlap, witnesses, a, e ORDER BY a.key
 WITH s, overlap, witnesses, collect(e.name) AS names
-RETURN names, size(s.path) - 1 AS dimension, overlap, s.kind AS kind, toInteger(s.count) AS count, witnesses
+RETURN names, size(s.path) - 1 AS dimension, overlap, s.kind AS kind, toInteger(s.count) AS count,
+       reduce(sorted = [], w IN witnesses | [x IN sorted WHERE x < w] + [w] + [x IN sorted WHERE x >= w]) AS witnesses
 ORDER BY overlap DESC, dimension ASC, s.key
 // library: vids
 //| RETURN s.path AS path, s.kind AS kind, s.count AS count, overlap, witnesses

@@ -11,8 +11,8 @@ MATCH (s)-[:PARENT*0..]->(a)-[:LABEL]->(e)
 WITH s, a, e ORDER BY a.key
 WITH s, collect(e.name) AS names
 RETURN names, size(s.path) - 1 AS dimension, toInteger(s.count) AS count, s.kind AS kind,
-       localdatetime({year: 1970}) + duration({seconds: toInteger(s.first_seen)}) AS first_seen,
-       localdatetime({year: 1970}) + duration({seconds: toInteger(s.last_seen)}) AS last_seen,
+       localdatetime({year: 1970}) + duration({days: toInteger(s.first_seen) / 86400, seconds: toInteger(s.first_seen) % 86400}) AS first_seen,
+       localdatetime({year: 1970}) + duration({days: toInteger(s.last_seen) / 86400, seconds: toInteger(s.last_seen) % 86400}) AS last_seen,
        size([(s)-[:WITNESSED_BY]->(m) | m.uid]) AS witnesses
 ORDER BY dimension DESC, count DESC, s.key
 // library: vids, epoch seconds, [depth, name] pairs and witness ids, for Simplex.from_row

@@ -58,6 +58,23 @@ def test_errors_are_one_line(invoke):
     assert "Traceback" not in result.output
 
 
+def test_every_command_that_runs_statements_takes_cypher():
+    """--cypher (docs/cli.md) on every command but those that run no statement of a user's store."""
+    import click
+
+    def leaves(command, path=()):
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                yield from leaves(sub, path + (name,))
+        else:
+            yield path, command
+
+    without = {path for path, command in leaves(main) if "--cypher" not in
+               {opt for param in command.params for opt in param.opts}}
+    assert without == {("cypher",), ("db", "start"), ("db", "stop"), ("db", "status"), ("bench", "locomo"),
+                       ("bench", "beam"), ("bench", "perf")} | {p for p in without if p[0] == "mcp"}
+
+
 def test_cypher_prints_the_statement(invoke):
     result = invoke("cypher", "cofaces")
     assert "$vids" in result.output and "MATCH" in result.output

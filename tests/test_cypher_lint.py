@@ -1,5 +1,6 @@
-"""Every Neo4j-dialect Cypher file passes Neo4j's own parser (tools/cypher-lint), and the linter
-really fails on a broken statement."""
+"""Every Neo4j-dialect Cypher file (both forms of a file with a browser and a library tail) and
+every ```cypher block of the Browser guide passes Neo4j's own parser (tools/cypher-lint), and the
+linter really fails on a broken statement."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ pytestmark = [
 ]
 
 
-def lint(*dirs: Path) -> subprocess.CompletedProcess:
+def lint(*dirs: Path) -> subprocess.CompletedProcess:  # directories of .cypher files, or Markdown files
     return subprocess.run(
         ["node", str(LINT / "lint.mjs"), *map(str, dirs)], capture_output=True, text=True, timeout=300
     )
@@ -32,6 +33,49 @@ def test_cypher_files_lint_clean():
     result = lint(ROOT / "cypher")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().endswith(" 0 diagnostics")
+
+
+def test_browser_guide_lints_clean():
+    result = lint(ROOT / "docs" / "browser.md")
+    assert result.returncode == 0, result.stdout + result.stderr
+    files, statements = result.stdout.strip().splitlines()[-1].split(", ")[:2]
+    assert files == "1 files" and int(statements.split()[0]) >= 5
+
+
+def test_linter_reads_both_tails_of_a_file(tmp_path):
+    (tmp_path / "two.cypher").write_text(
+        "// two: the library's tail is broken, the browser's is not\n"
+        "// params: user_id, limit\n"
+        "MATCH (s {user_id: $user_id})\n"
+        "// browser: readable\n"
+        "RETURN s.key AS key\n"
+        "// library: fast\n"
+        "//| RETURN s.key AS key\n"
+        "//|        LIMIT $limit AS x\n"
+    )
+    out = lint(tmp_path).stdout
+    two = tmp_path / "two.cypher"
+    assert f"{two}:8:25: error: Invalid input 'AS'" in out  # the position in the file, after '//| '
+    assert "never used" not in out  # $limit is used, by the library's tail
+    assert out.strip().splitlines()[-1].startswith("1 files, 2 statements, 1 diagnostics")
+
+
+def test_linter_reads_markdown_blocks_with_their_param_lines(tmp_path):
+    (tmp_path / "guide.md").write_text(
+        "# guide\n\n```python\nnot cypher\n```\n\n"
+        "```cypher\n"
+        ":param user_id => \"demo\";\n"
+        ":param faces => [{key: \"1,6\"}, {key: }];\n"
+        "\n"
+        "MATCH (s {user_id: $user_id}) RETURN s, $undeclared;\n"
+        "```\n"
+    )
+    out = lint(tmp_path / "guide.md").stdout
+    guide = tmp_path / "guide.md"
+    assert f"{guide}:9:38: error: Invalid input '}}'" in out  # a :param value is linted too
+    assert f"{guide}:11:41: error: Parameter $undeclared is not defined" in out
+    assert "$user_id" not in out and "python" not in out
+    assert out.strip().splitlines()[-1] == "1 files, 1 statements, 2 diagnostics"
 
 
 def test_linter_fails_on_broken_statement(tmp_path):

@@ -13,7 +13,10 @@ from .common import console, emit, friendly_errors, json_option
 @click.argument("operation")
 @click.option("--dialect", type=click.Choice(["neo4j", "falkordb"]), default="neo4j", show_default=True)
 def cypher(operation, dialect):
-    """Print the Cypher of an operation, with its parameters, for Neo4j Browser.
+    """Print the Cypher file of an operation, with its parameters, for Neo4j Browser. Pasted
+    whole, it runs its readable form; a file with a faster form for the library holds that one
+    in its `//|` lines (graphmem/queries.py). `graphmem COMMAND --cypher` prints a command's
+    statements with their parameters.
 
     \b
     Example:  graphmem cypher cofaces

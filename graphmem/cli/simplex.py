@@ -56,6 +56,19 @@ def simplex_insert(ctx, vertices, kind, meta, user, as_json):
     emit(s.to_dict(), as_json, lambda d: simplex_table([d], "stored"))
 
 
+@simplex_group.command("list")
+@click.option("--limit", type=int, default=20, show_default=True, help="At most this many.")
+@user_command
+def simplex_list(ctx, limit, user, as_json):
+    """The stored simplices, largest first, then most observed.
+
+    \b
+    Example:  graphmem simplex list --limit 5 --user alice
+    """
+    found = open_memory(ctx).complex(user).simplices(limit=limit)
+    emit([s.to_dict() for s in found], as_json, lambda d: simplex_table(d, f"{len(d)} largest simplices"))
+
+
 @simplex_group.command("find")
 @click.argument("vertices", nargs=-1, required=True)
 @user_command
