@@ -12,4 +12,14 @@ MATCH (:Entity {user_id: $user_id, vid: last(f.vids)})<-[:LABEL]-(c:SimplexNode)
 // the containment test sits in WITH: FalkorDB 4.16 mis-evaluates it as a MATCH filter
 WITH f, count, c.depth >= size(f.vids) AND all(v IN f.vids WHERE v IN c.path) AS holds
 WHERE holds
-RETURN DISTINCT f.key AS key, count
+// browser: each face whose entities were seen together, by their names, and how often it was
+// observed by itself (0: only inside larger simplices)
+WITH DISTINCT f, count
+MATCH (e:Entity {user_id: $user_id})
+WHERE e.vid IN f.vids
+WITH f, count, e ORDER BY e.vid
+WITH f, count, collect(e.name) AS face
+RETURN face, size(f.vids) - 1 AS dimension, toInteger(count) AS observed
+ORDER BY dimension, f.key
+// library: the faces by key
+//| RETURN DISTINCT f.key AS key, count

@@ -28,8 +28,8 @@ TWO_FORMS = [name for name in queries.names() if queries.load(name).two_forms]
 # -- one source ------------------------------------------------------------------------
 
 def test_the_simplex_statements_have_a_readable_form():
-    assert {"cofaces", "cofaces_witnesses", "find", "simplices", "gaps", "gap_holders", "recall_simplicial",
-            "memory_simplices"} <= set(TWO_FORMS)
+    assert {"cofaces", "cofaces_witnesses", "find", "simplices", "face_membership", "gaps", "gap_support",
+            "gap_holders", "recall_simplicial", "memory_simplices"} <= set(TWO_FORMS)
     for name in TWO_FORMS:
         query = queries.load(name)
         assert "packed" not in query.browser and "$sep" not in query.browser, name
@@ -126,6 +126,15 @@ def test_readable_and_fast_forms_return_the_same_simplices(mem, complex_with_a_h
     gaps = _browser(mem, "gaps", user_id=cx.user, faces=faces)
     assert sorted(g["face"] for g in gaps) == sorted(list(f.names) for pair in pairs for f in cx.gaps(pair)) == [
         ["Alice", "Bob"], ["Bob", "Tokyo"]]
+    whole = cx.vids(["Alice", "Bob", "Paris", "Tokyo"])
+    every = [{"key": ",".join(map(str, f.vids)), "vids": list(f.vids)} for f in cx.faces(whole) if f.dimension > 0]
+    support = _browser(mem, "gap_support", user_id=cx.user, faces=every)
+    assert sorted((r["face"], r["observed"]) for r in support) == sorted(
+        (list(x.face.names), x.face.count) for x in cx.support(whole) if x.together)
+    membership = _browser(mem, "face_membership", user_id=cx.user, keys=[f["key"] for f in every])
+    assert sorted((r["face"], r["stored"], r["count"]) for r in membership) == sorted(
+        (list(f.names), f.stored, f.count) for f in cx.faces(whole) if f.dimension > 0)
+    assert ["Alice", "Paris"] in [r["face"] for r in membership if r["stored"]]
     holders = _browser(mem, "gap_holders", user_id=cx.user, faces=faces)
     assert sorted((h["face"], h["held_by"], h["kind"]) for h in holders) == sorted(
         (list(cx.names_of(pair).values()), list(face.names), kind) for pair, (face, kind) in cx.holders(pairs).items()) == [
