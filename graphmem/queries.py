@@ -51,7 +51,7 @@ class Query:
 
     @property
     def two_forms(self) -> bool:
-        return self.browser != self.text
+        return bool(self.browser) and self.browser != self.text
 
     def statements(self) -> list[str]:
         """Schema files hold several statements separated by ';'."""

@@ -137,7 +137,7 @@ class Store:
         after a `:param` line for each parameter (null where not given)."""
         query = queries.load(name, "neo4j")
         lines = [f":param {k} => {literal(params.get(k))};" for k in query.params]
-        return "\n".join(lines + ["", query.browser + ";"])
+        return "\n".join(lines + ["", (query.browser or query.text) + ";"])
 
     def close(self) -> None:
         self.driver.close()
