@@ -117,3 +117,19 @@ def test_idle_stop_is_validated_and_read_from_the_environment(monkeypatch):
         Settings(server_idle_stop=float("nan")).validate()
     monkeypatch.setenv("GRAPHMEM_SERVER_IDLE_STOP", "0")
     assert Settings.from_env().server_idle_stop == 0
+
+
+def test_a_long_home_has_one_socket_whatever_the_temporary_directory(tmp_path, monkeypatch):
+    """A home too deep for a unix socket gets one in /tmp: every process, whatever its TMPDIR,
+    must find it there."""
+    import tempfile
+
+    from graphmem.drivers.embedded import MAX_SOCKET_PATH
+
+    home = tmp_path / ("deep-" * 30)
+    found = set()
+    for temporary in ("/tmp", str(tmp_path)):
+        monkeypatch.setenv("TMPDIR", temporary)
+        monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+        found.add(EmbeddedServer(home).socket_path)
+    assert len(found) == 1 and len(str(found.pop())) <= MAX_SOCKET_PATH

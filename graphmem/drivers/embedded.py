@@ -22,7 +22,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -69,7 +68,9 @@ class EmbeddedServer:
         if len(str(path)) <= MAX_SOCKET_PATH:
             return path
         digest = hashlib.sha1(str(self.dir.resolve()).encode()).hexdigest()[:16]
-        return Path(tempfile.gettempdir()) / f"graphmem-{os.getuid()}-{digest}.sock"
+        # /tmp, not tempfile.gettempdir(): every process must find one home's socket at one path,
+        # whatever its TMPDIR says (a process with another TMPDIR would wait for a server it cannot reach)
+        return Path("/tmp") / f"graphmem-{os.getuid()}-{digest}.sock"
 
     @property
     def pid_file(self) -> Path:
