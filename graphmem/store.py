@@ -20,6 +20,9 @@ from .settings import Settings
 # Reads that turn what a caller names into parameters (names to vids, is the user known): a plan
 # runs them, so that the statements it shows carry the parameters they would run with.
 LOOKUPS = frozenset({"user_exists", "entity_vids", "entity_names", "recall_entities_by_name"})
+# Writes a plan takes as done, with the rows they would give, so that it goes on to what the
+# command does: the user's ingest lease (ingest/lease.py), granted to a writer that left it finished.
+ASSUMED = {"lock_user": [{"held": True, "unfinished": False, "catalog": None}]}
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class Planned:
     params: dict[str, Any]
     read_only: bool
     ran: bool
+    assumed: bool = False  # a write taken as done (ASSUMED), not run
 
 
 class PlanEnded(BaseException):
@@ -47,18 +51,22 @@ class Plan:
     statements: list[Planned] = field(default_factory=list)
     ended: bool = False
 
-    def admit(self, query: queries.Query, params: dict[str, Any]) -> bool:
-        """Whether to run this statement now; raises PlanEnded at the statement the plan ends at."""
+    def admit(self, query: queries.Query, params: dict[str, Any]) -> list[dict] | None:
+        """None: run this statement now; else the rows to take instead of running it. Raises
+        PlanEnded at the statement the plan ends at."""
         if self.ended:
-            return False
+            return []
+        if self.reads and query.name in ASSUMED:
+            self.statements.append(Planned(query.name, params, query.read_only, False, assumed=True))
+            return ASSUMED[query.name]
         runs = query.name in LOOKUPS or (self.reads and query.read_only)
         if runs and not self.reads:
-            return True  # a lookup, shown only with the reads that follow from it
+            return None  # a lookup, shown only with the reads that follow from it
         self.statements.append(Planned(query.name, params, query.read_only, runs))
         if not runs:
             self.ended = True
             raise PlanEnded(query.name)
-        return True
+        return None
 
     def show(self) -> str:
         """The plan as Neo4j Browser takes it: each statement in its readable Neo4j-dialect form
@@ -68,7 +76,9 @@ class Plan:
             return "// no statement: the command ends before it runs one (an unknown name, nothing to do)\n"
         parts = ["// reads ran, for the parameters of the statements after them; no write ran"] if self.reads else []
         for i, step in enumerate(self.statements, start=1):
-            if step.ran:
+            if step.assumed:
+                note = "write, not run, taken as done (the user's ingest lease, granted)"
+            elif step.ran:
                 note = "read, ran"
             elif step.read_only:
                 note = "read, not run"
@@ -110,16 +120,16 @@ class Store:
         if missing:
             raise TypeError(f"{query.path.name} needs parameters {sorted(missing)}")
         chosen = {k: params[k] for k in query.params}
-        if self.plan is not None and not self.plan.admit(query, chosen):
-            return []
+        if self.plan is not None and (instead := self.plan.admit(query, chosen)) is not None:
+            return instead
         return self.driver.run(query.text, chosen, read_only=query.read_only, retry=query.retry)
 
     def run_each(self, name: str, **params: Any) -> list[dict]:
         """Run every statement of a multi-statement file (verify.cypher), rows concatenated."""
         query = self.query(name)
         chosen = {k: params[k] for k in query.params}
-        if self.plan is not None and not self.plan.admit(query, chosen):
-            return []
+        if self.plan is not None and (instead := self.plan.admit(query, chosen)) is not None:
+            return instead
         rows: list[dict] = []
         for statement in query.statements():
             rows += self.driver.run(statement, chosen, read_only=query.read_only, retry=query.retry)
