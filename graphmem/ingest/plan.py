@@ -95,14 +95,18 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
                clock: Stopwatch) -> BatchPlan:
     for speaker in speakers:
         resolver.speaker(speaker)
-    with clock("resolve"):
-        resolved = resolver.resolve_all([(m.name, m.kind) for x in extractions for m in x.mentions]
-                                        + [(c.subject, c.kind) for x in extractions for c in x.claims])
+    mentions = ([(m.name, m.kind) for x in extractions for m in x.mentions]
+                + [(c.subject, c.kind) for x in extractions for c in x.claims])
     texts = [_searchable(t, x) for t, x in zip(batch, extractions)]
     sentences = [_sentences(t, x) if sentence_views else [] for t, x in zip(batch, extractions)]
-    with clock("embed"):  # one call: the model batches turns and sentences together
-        vectors = embed(texts + [s for turn in sentences for s in turn])
-    sentence_vectors = iter(vectors[len(texts):])
+    views = [s for turn in sentences for s in turn]
+    names = resolver.unknown(mentions)
+    with clock("embed"):  # one call: the model batches turns, sentences and new names together
+        vectors = embed(texts + views + names)
+    resolver.prime(names, vectors[len(texts) + len(views):])
+    with clock("resolve"):
+        resolved = resolver.resolve_all(mentions)
+    sentence_vectors = iter(vectors[len(texts):len(texts) + len(views)])
     summary.sentences += sum(map(len, sentences))
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
     entities = {e.norm: e for x in extractions for name, kind in _named(x) for e in [resolved[(name, kind)]]}
@@ -130,7 +134,7 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
     with clock("embed entities"):  # new entities and changed aliases
         fresh = [e for e in entities.values() if e.dirty]
         unembedded = [e for e in fresh if e.vector is None]
-        for entity, vector in zip(unembedded, embed([e.name for e in unembedded])):
+        for entity, vector in zip(unembedded, resolver.vectors([e.name for e in unembedded]) if unembedded else []):
             entity.vector = vector
     plan.entities = [{"name": e.name, "norm": e.norm, "kind": e.kind, "aliases": list(e.aliases),
                       "vector": _vector(e) if e.dirty else None} for e in entities.values()]

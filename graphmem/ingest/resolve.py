@@ -38,6 +38,7 @@ def compatible(a: str, b: str) -> bool:
 class Resolver:
     def __init__(self, catalog: list[dict], embed, threshold: float):
         self.embed, self.threshold = embed, threshold
+        self.primed: dict[str, np.ndarray] = {}  # name -> vector, embedded with the batch's texts (prime)
         self.entities: dict[str, Entity] = {}
         self.alias: dict[str, str] = {}
         for row in catalog:
@@ -53,6 +54,22 @@ class Resolver:
 
     def speaker(self, name: str) -> Entity:
         return self._exact(name) or self._add(Entity(name, normalise(name), "PERSON", [name], dirty=True))
+
+    def unknown(self, mentions: list[tuple[str, str]]) -> list[str]:
+        """The names among `mentions` that no known name or short name resolves: resolving
+        them embeds them (prime lets the caller embed them with its own texts, in one call)."""
+        return list(dict.fromkeys(name for name, kind in mentions
+                                  if not (self._exact(name) or self._short_name(name, kind))))
+
+    def prime(self, names: list[str], vectors: np.ndarray) -> None:
+        """The vectors of `names`, for this batch's resolution instead of embedding them again."""
+        self.primed = dict(zip(names, vectors))
+
+    def vectors(self, names: list[str]) -> np.ndarray:
+        """Each name's vector: primed, or embedded now (those not primed, in one call)."""
+        todo = [n for n in dict.fromkeys(names) if n not in self.primed]
+        embedded = dict(zip(todo, self.embed(todo))) if todo else {}
+        return np.stack([self.primed[n] if n in self.primed else embedded[n] for n in names])
 
     def _exact(self, name: str) -> Entity | None:
         norm = self.alias.get(normalise(name))
@@ -104,13 +121,13 @@ class Resolver:
         known = [e for e in self.entities.values() if e.kind in NAMED]
         if not named:
             return {}, {}
-        vectors = self.embed([n for n, _ in named])
+        vectors = self.vectors([n for n, _ in named])
         by_norm = {normalise(n): v for (n, _), v in zip(named, vectors)}
         if not known:
             return {}, by_norm
         missing = [e for e in known if e.vector is None]
         if missing:
-            for entity, vector in zip(missing, self.embed([e.name for e in missing])):
+            for entity, vector in zip(missing, self.vectors([e.name for e in missing])):
                 entity.vector = vector
         matrix = np.stack([e.vector for e in known if e.vector is not None])
         scores = vectors @ matrix.T
