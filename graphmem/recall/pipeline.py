@@ -72,7 +72,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, settings.recall_rrf_k)
     share = settings.recall_neighbour_share if neighbours else 0.0
     candidates = gather(store, user, analysis, rankings, fused, cosines, k, share, include_archived, abstracts)
-    best, versions = reorder(store, user, order(candidates, ranker), reading(query))
+    best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query)
     top = best[:k * (RERANK_POOL if settings.rerank_model else 1)]
     where = {uid: i for i, uid in enumerate(candidates.uids)}
     scored = [uid for uid, _ in top if uid in where]  # a current version reorder brought in is no candidate

@@ -75,6 +75,20 @@ MISSING_COSINE_GAP = -0.5
 # A turn of this many indexed words (or more) counts as fully wordy (facts sit in long turns).
 WORDS_FULL = 40
 
+# -- versions of one thing not linked at write time (recency.py) --------------------------
+
+# Of the first VERSION_WINDOW memories, the best VERSION_HEAD get the version the question's
+# reading wants put right above them: within the window, so which memories are in the first
+# VERSION_WINDOW never changes, and for the head alone, since versions found lower down were,
+# in BEAM's conversations, mostly later turns on the same topic rather than the same fact, and
+# moving them cost Recall@5. Two memories are versions when their embeddings are at least
+# VERSION_COSINE near (a fact and its update said in different words are seldom nearer) and
+# both hold at least VERSION_QUESTION_WORDS of the question's content words. Chosen on half
+# of BEAM's conversations and checked on the other half (bench/README.md, "Newer above older").
+VERSION_HEAD, VERSION_WINDOW = 1, 10
+VERSION_COSINE = 0.5
+VERSION_QUESTION_WORDS = 2
+
 # -- the answer ------------------------------------------------------------------------
 
 # The cross-encoder, when configured, reorders the fused top k * RERANK_POOL.

@@ -1,7 +1,8 @@
 """Recall reads the present, or the past when asked: of a fact's versions (graphmem/supersession.py),
 a question about now ("Where do I live?", "Where does Maya work now?") gets the current version
 first and the older ones below it, marked superseded; a question about the past ("Where did I
-live before?", "What was my first job?") gets the older versions above the newer ones."""
+live before?", "What was my first job?") gets the older versions above the newer ones. Versions no
+link records (a value restated in other words) are read at recall (recency.py)."""
 
 from __future__ import annotations
 
@@ -9,28 +10,35 @@ import re
 
 from ..store import Store
 from ..supersession import Validity, validity
+from .recency import newest_first
 
 # Words that ask about an earlier state of things; anything else reads the present.
 PAST = re.compile(r"\b(before|used to|previously|formerly|originally|at first|in the past|former|old|earlier|"
-                  r"back then|prior|first|until|anymore)\b", re.IGNORECASE)
+                  r"back then|prior|until|anymore)\b|\b(my|your|his|her|their|our|its)\s+first\b", re.IGNORECASE)
+# ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
+# answers; and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job").
+EVER = re.compile(r"\bever\b|^\s*(have|has)\b.*\bbefore\s*\?\s*$", re.IGNORECASE)
 # How many of the ranked candidates have their versions read: the ones that can reach the answer.
 READ_DEPTH = 40
 
 
 def reading(query: str) -> str:
     """"past" when the question asks about an earlier state of things, else "present"."""
-    return "past" if PAST.search(query) else "present"
+    return "past" if PAST.search(query) and not EVER.search(query) else "present"
 
 
 def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: str,
-            depth: int = READ_DEPTH) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
+            depth: int = READ_DEPTH, question: str | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
     """The ranked memories with each fact's versions in the order the reading wants: for the
     present, a superseded memory comes right after the current version of its fact (brought in
     when the channels did not find it: it is the answer to what was asked); for the past, a
     memory that superseded others comes right after the older versions the ranking holds. The
-    validity of every memory that has versions comes along (for `Recalled`)."""
+    validity of every memory that has versions comes along (for `Recalled`). With the
+    `question`, versions no link records are read too (recency.newest_first)."""
     head = [uid for uid, _ in ranked[:depth]]
     known = validity(store, user, head)
+    if question is not None:
+        ranked = newest_first(store, user, ranked, question, reading, frozenset(known))
     if not known:
         return ranked, known
     listed = dict(ranked)

@@ -1,0 +1,128 @@
+"""The newest of a thing's versions first where nothing linked them at write time (a zero-LLM
+"soft supersession" at recall). Supersession at write time (graphmem/supersession.py) links
+what its slot lexicon reads; a long technical chat restates a deadline, a count or a budget in
+words it does not read ("the sprint deadline is now April 5", "I've never used Excel").
+
+Recall's best memory and a later memory among the first ones are two versions of one thing
+when the same speaker said both, their embeddings are near, both hold question words, and
+they differ where the question asks: a value question ("What is the deadline ...?", "How many
+...?") needs a different value (a number, a date) in the later one; a yes-or-no question
+("Have I ever used Excel ...?") needs one of them negated and the other not. For a question
+about the present the later one is put right above the earlier one; for one about the past
+the earlier above the later. Nothing else moves but by the one place the moved memory left,
+and only within the first VERSION_WINDOW: which memories are in that many first results does
+not change."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from ..store import Store
+from .tuning import VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
+
+YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|could)\b", re.IGNORECASE)
+ASKS_VALUE = re.compile(r"\b(what|how many|how much|how long|when|which)\b", re.IGNORECASE)
+_MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)")
+VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\d{1,2}\b", re.IGNORECASE)
+NEGATED = re.compile(r"\b(never|not|no longer|haven't|hasn't|hadn't|didn't|don't|doesn't|isn't|wasn't)\b",
+                     re.IGNORECASE)
+WORD = re.compile(r"[a-z][a-z0-9']+")
+
+
+@dataclass(frozen=True)
+class Said:
+    """What the comparison reads of one ranked memory."""
+    uid: str
+    speaker: str | None
+    at: float
+    text: str
+    vector: np.ndarray  # unit length
+
+
+def question_kind(question: str) -> str | None:
+    """"yes-or-no", "value", or None: a question of neither kind has no versions to tell apart."""
+    if YES_OR_NO.search(question):
+        return "yes-or-no"
+    return "value" if ASKS_VALUE.search(question) else None
+
+
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS  # here: the one-shot CLI commands import no spaCy
+
+    return frozenset(STOP_WORDS)
+
+
+def words(text: str) -> set[str]:
+    """The content words of a text, a trailing s dropped (deadline, deadlines)."""
+    stop = _stop_words()
+    return {w.rstrip("s") for w in WORD.findall(text.lower()) if len(w) >= 3 and w not in stop}
+
+
+def values(text: str) -> set[str]:
+    return {m.group(0).lower().replace(",", "").strip() for m in VALUE.finditer(text)}
+
+
+def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str]) -> bool:
+    """Whether `later` says anew what `earlier` said, as far as the question asks."""
+    if earlier.speaker != later.speaker or earlier.at == later.at:
+        return False
+    if float(earlier.vector @ later.vector) < VERSION_COSINE:
+        return False
+    if kind == "value":
+        before, after = values(earlier.text), values(later.text)
+        if not before or not after or not after - before:
+            return False
+    elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
+        return False
+    return len(asked & words(earlier.text) & words(later.text)) >= VERSION_QUESTION_WORDS
+
+
+def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
+    out = {}
+    for row in store.run("recall_restatements", user_id=user, uids=list(uids)) if uids else []:
+        vector = np.asarray(row["embedding"], dtype=np.float32)
+        norm = float(np.linalg.norm(vector))
+        if norm > 0 and row["at"] is not None:
+            out[row["uid"]] = Said(row["uid"], row["speaker"], float(row["at"]), row["text"] or "", vector / norm)
+    return out
+
+
+def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,
+                 linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
+                 window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
+    """`ranked` with the version the reading wants (the later for "present", the earlier for
+    "past") right above each of the first `head` memories that has one among the first
+    `window`. Memories with versions linked at write time (`linked`) are left to those links."""
+    kind = question_kind(question)
+    if kind is None or len(ranked) < 2:
+        return ranked
+    asked = words(question)
+    said = restated(store, user, [uid for uid, _ in ranked[:window] if uid not in linked])
+    out = list(ranked)
+    i = 0
+    while i < min(head, window, len(out)):
+        this = said.get(out[i][0])
+        wanted = None
+        for j in range(i + 1, min(window, len(out))):
+            other = said.get(out[j][0])
+            if this is None or other is None:
+                continue
+            wanted_later = reading != "past"
+            earlier, later = (this, other) if wanted_later else (other, this)
+            if (other.at > this.at) == wanted_later and versions_of_one_thing(earlier, later, kind, asked):
+                wanted = j
+                break
+        if wanted is None:
+            i += 1
+            continue
+        uid, score = out.pop(wanted)
+        out.insert(i, (uid, max(score, out[i][1])))  # scores stay in order down the list
+        i += 2  # the moved memory is not read again: one version each, no chain pulled through the top
+    return out

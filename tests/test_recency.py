@@ -1,0 +1,78 @@
+"""Versions no link records (graphmem/recall/recency.py): a value restated in other words, or a
+statement later denied, is read at recall; for a question about the present the newer version
+goes right above the older one, for a question about the past the older above the newer, and
+memories that are merely alike stay where the ranking put them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from graphmem import Memory
+from graphmem.recall.recency import newest_first, question_kind
+from graphmem.recall.versions import reading
+
+MARCH, APRIL = (datetime(2024, m, 4, 10, tzinfo=timezone.utc) for m in (3, 4))
+DEADLINE = "I'm planning my portfolio website and the deadline for the first sprint is April 1, 2024."
+MOVED = "I'm updating my portfolio website timeline: the new first sprint deadline is April 5, 2024."
+THESIS = "I'm planning my thesis and the deadline for the literature review is May 3, 2024."
+
+
+def _say(mem: Memory, user: str, text: str, at: datetime, speaker: str = "user") -> str:
+    return mem.add([(speaker, text)], user=user, at=at).memory_ids[0]
+
+
+def _ranked(*uids: str) -> list[tuple[str, float]]:
+    return [(uid, 1.0 - i / 10) for i, uid in enumerate(uids)]
+
+
+def _order(mem: Memory, user: str, ranked: list[tuple[str, float]], question: str) -> list[str]:
+    return [uid for uid, _ in newest_first(mem.store, user, ranked, question, reading(question))]
+
+
+def test_a_present_question_gets_the_newer_version_right_above_the_older(mem, user):
+    older = _say(mem, user, DEADLINE, MARCH)
+    between = _say(mem, user, "I'm using Bootstrap 5.3.0 for the navigation bar of the site.", MARCH.replace(day=9))
+    newer = _say(mem, user, MOVED, APRIL)
+    question = "What is the deadline for the first sprint of my portfolio website?"
+    assert question_kind(question) == "value" and reading(question) == "present"
+    assert _order(mem, user, _ranked(older, between, newer), question) == [newer, older, between]
+
+
+def test_a_past_question_gets_the_older_version_right_above_the_newer(mem, user):
+    older = _say(mem, user, DEADLINE, MARCH)
+    between = _say(mem, user, "I'm using Bootstrap 5.3.0 for the navigation bar of the site.", MARCH.replace(day=9))
+    newer = _say(mem, user, MOVED, APRIL)
+    question = "What was the deadline for the first sprint of my portfolio website before?"
+    assert reading(question) == "past"
+    assert _order(mem, user, _ranked(newer, between, older), question) == [older, newer, between]
+
+
+def test_a_statement_later_denied_answers_a_have_i_ever_question_with_the_denial_first(mem, user):
+    said = _say(mem, user, "I've been using Excel to track my daily expenses since March 1.", MARCH)
+    denied = _say(mem, user, "I've never used Excel for tracking my expenses, can you help me start?", APRIL)
+    question = "Have I ever used Excel to track my daily expenses before?"
+    assert question_kind(question) == "yes-or-no" and reading(question) == "present"
+    assert _order(mem, user, _ranked(said, denied), question) == [denied, said]
+
+
+def test_unrelated_similar_memories_are_not_reordered(mem, user):
+    portfolio = _say(mem, user, DEADLINE, MARCH)
+    thesis = _say(mem, user, THESIS, APRIL)  # a later deadline, said alike, of another thing
+    other_speaker = _say(mem, user, MOVED, APRIL, speaker="assistant")  # a version, said by someone else
+    same_value = _say(mem, user, "The first sprint of my portfolio website is due April 1, 2024.", APRIL)
+    question = "What is the deadline for the first sprint of my portfolio website?"
+    ranked = _ranked(portfolio, thesis, other_speaker, same_value)
+    assert _order(mem, user, ranked, question) == [portfolio, thesis, other_speaker, same_value]
+    # a question of neither kind has no versions to tell apart
+    assert _order(mem, user, _ranked(portfolio, _say(mem, user, MOVED, APRIL)),
+                  "Tell me about the first sprint of my portfolio website.")[0] == portfolio
+
+
+def test_recall_answers_the_present_with_the_restated_value_first(mem, user):
+    older = _say(mem, user, DEADLINE, MARCH)
+    _say(mem, user, "I'm using Bootstrap 5.3.0 for the navigation bar of the site.", MARCH.replace(day=9))
+    _say(mem, user, "My cat knocked my coffee over the keyboard this morning.", MARCH.replace(day=20))
+    newer = _say(mem, user, MOVED, APRIL)
+    now = [m.uid for m in mem.recall("What is the deadline for the first sprint of my portfolio website?",
+                                     user=user, asker="user").memories]
+    assert now.index(newer) < now.index(older)
