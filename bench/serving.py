@@ -3,8 +3,10 @@
     python -m bench.serving [--questions 60] [--messages 40] [--transport stdio|http|both] [--out FILE.json]
 
 One embedded store holds a LoCoMo conversation (../shared/data/locomo/locomo10_v2, evaluation
-data, never shipped). The baseline is a `Memory` in this process; the server is `graphmem mcp`
-in a subprocess on the same store, driven by the official MCP client. Both are warm (models
+data, never shipped) twice, under two users. The baseline is a `Memory` in this process on one
+user; the server is `graphmem mcp` in a subprocess on the same store, driven by the official MCP
+client, on the other (two processes writing one user would each read the entity catalogue the
+other changed before every write, which no single server does). Both are warm (models
 loaded, a few calls made first). Each question is asked of both, in alternating order, so the
 machine's load falls on both alike; each remember adds one new message (a sentence never said
 before, so it is really written) to a conversation of its own. Reported: p50 and p95 of each
@@ -31,7 +33,8 @@ from graphmem.ingest import read_transcript
 from .locomo import load_questions
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo10_v2"
-USER = "bench-serving"
+USER = "bench-serving"  # the server's
+LOCAL = "bench-serving-local"  # the baseline's
 GRAPHMEM = [sys.executable, "-c", "from graphmem.cli import main; main()"]
 SUBJECTS = ["my sister", "our neighbour", "the new manager", "my old friend from school", "the dog walker"]
 PLACES = ["Lisbon", "Porto", "Valencia", "Munich", "Utrecht", "Gdansk", "Turku", "Bergen"]
@@ -70,21 +73,21 @@ async def measure(client: Any, mem: Memory, questions: list[str], messages: int,
 
     for q in questions[:5]:  # warm both: models, caches, connections
         await tool("recall", {"question": q, "user": USER})
-        mem.recall(q, user=USER)
+        mem.recall(q, user=LOCAL)
     await tool("remember", {"messages": message(-1, f"{transport} server"), "user": USER, "conversation": "warm-served"})
-    mem.add([("user", message(-1, f"{transport} baseline"))], user=USER, conversation="warm-local")
+    mem.add([("user", message(-1, f"{transport} baseline"))], user=LOCAL, conversation="warm-local")
 
     times: dict[str, list[float]] = {"recall_mcp": [], "recall_in_process": [], "remember_mcp": [],
                                      "remember_in_process": []}
     for i, q in enumerate(questions):
         pair = [("recall_mcp", lambda q=q: tool("recall", {"question": q, "user": USER})),
-                ("recall_in_process", in_process(lambda q=q: mem.recall(q, user=USER)))]
+                ("recall_in_process", in_process(lambda q=q: mem.recall(q, user=LOCAL)))]
         for name, fn in (pair if i % 2 == 0 else pair[::-1]):
             times[name].append(await timed(fn))
     for i in range(messages):
         pair = [("remember_mcp", lambda i=i: tool("remember", {"messages": message(i, f"{transport} server"), "user": USER,
                                                                "conversation": "served"})),
-                ("remember_in_process", in_process(lambda i=i: mem.add([("user", message(i, f"{transport} baseline"))], user=USER,
+                ("remember_in_process", in_process(lambda i=i: mem.add([("user", message(i, f"{transport} baseline"))], user=LOCAL,
                                                                        conversation="local")))]
         for name, fn in (pair if i % 2 == 0 else pair[::-1]):
             times[name].append(await timed(fn))
@@ -130,7 +133,8 @@ def run(questions: int, messages: int, transports: list[str], out: Path | None) 
     with tempfile.TemporaryDirectory(prefix="graphmem-bench-serving-") as tmp:
         home = Path(tmp)
         with Memory(settings=Settings(home=home, server_idle_stop=0)) as mem:
-            mem.ingest(list(read_transcript(files[0], format="locomo")), user=USER, conversation=files[0].stem)
+            for user in (USER, LOCAL):
+                mem.ingest(list(read_transcript(files[0], format="locomo")), user=user, conversation=files[0].stem)
             figures["memories"] = len(mem.memories(USER, limit=None))
             print(f"  {figures['memories']} memories of {files[0].stem}", flush=True)
             for transport in transports:
