@@ -95,10 +95,12 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
 # Properties that belong to the store a user is in, not to the memory: the lease of a writer
 # and what it leaves for the next one (whether it finished, the name of the entity catalogue a
 # process may keep a copy of), the time of the last write, an import's mark. Neither exported
-# nor imported: an export is a function of the memory alone.
+# nor imported: an export is a function of the memory alone. What consolidation waits to derive
+# (`unconsolidated`) goes with the abstracts: an import derives every one.
 # Derived state, rebuilt from the memories after an import (graphmem/consolidation.py): not exported.
 DERIVED = ("Abstract",)
-LOCAL = {"User": frozenset({"lease", "lease_until", "unfinished", "catalog", "touched_at", "importing"})}
+LOCAL = {"User": frozenset({"lease", "lease_until", "unfinished", "catalog", "touched_at", "importing",
+                            "unconsolidated"})}
 
 Progress = Callable[[str, int, int], None]  # (what: "nodes" or "relationships", done, total)
 Destination = Union[str, Path, IO[str]]
