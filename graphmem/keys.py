@@ -3,12 +3,14 @@ reaches the database, whatever the user wrote: a 100,000-character word, an enti
 unbroken CJK text or a session id ending in a space is stored under a key of bounded length
 with no surrounding whitespace (the full text stays in the node's plain properties). User ids
 are not rewritten but checked: they are opaque and exact, so that no two ids can ever read one
-memory."""
+memory. Times given as text (the CLI's options, the MCP tools' arguments) are read here too.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import unicodedata
+from datetime import datetime, timezone
 
 from .errors import InputError
 
@@ -45,3 +47,15 @@ def check_user(user: object) -> str:
     if unicodedata.normalize("NFC", user) != user:
         raise InputError(f"user id {user[:40]!r} is not in Unicode NFC; normalise it before use")
     return user
+
+
+def parse_time(value: str | None, name: str) -> datetime | None:
+    """A time given as text (ISO; UTC when it names no zone), or None for none; `name` says
+    where it was given, for the error."""
+    if value is None or value == "":
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError(f"{name} takes an ISO date or time (2023-05-08, 2023-05-08T13:56+02:00), not {value!r}")
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)

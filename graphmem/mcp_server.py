@@ -19,7 +19,6 @@ from __future__ import annotations
 import hmac
 import logging
 import threading
-from datetime import datetime, timezone
 from typing import Any, Callable
 
 from mcp.server.mcpserver import MCPServer
@@ -27,6 +26,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from .errors import GraphmemError, InputError
+from .keys import parse_time
 from .memory import Memory
 
 log = logging.getLogger(__name__)
@@ -108,8 +108,8 @@ class MemoryTools:
                           "meaning": g.meaning} for g in got.gaps]}
 
     def list_memories(self, user: str | None = None, conversation: str | None = None, speaker: str | None = None,
-             entity: str | None = None, since: str | None = None, until: str | None = None,
-             limit: int = 50, after: str | None = None) -> dict[str, Any]:
+                      entity: str | None = None, since: str | None = None, until: str | None = None,
+                      limit: int = 50, after: str | None = None) -> dict[str, Any]:
         whose = self._whose(user)
         if not 1 <= limit <= 1000:
             raise InputError(f"limit takes 1 to 1000, not {limit}")
@@ -165,16 +165,6 @@ class MemoryTools:
                 except GraphmemError as exc:  # derived state: the note of what waits is kept for a later pass
                     log.warning("abstracts of %r not derived: %s", user, exc)
             self._waiting.clear()
-
-
-def parse_time(value: str | None, name: str) -> datetime | None:
-    if value is None or value == "":
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise InputError(f"{name} takes an ISO date or time (2023-05-08, 2023-05-08T13:56+02:00), not {value!r}")
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def build(tools: MemoryTools) -> MCPServer:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
@@ -15,7 +14,8 @@ import click
 from rich.console import Console
 
 from ..drivers import NEO4J_SCHEMES
-from ..errors import GraphmemError, InputError
+from ..errors import GraphmemError
+from ..keys import parse_time as _parse_time
 from ..memory import Memory
 from ..settings import Settings
 from ..store import Plan, PlanEnded
@@ -191,17 +191,9 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
         render(data)
 
 
-def parse_time(value: str | None, option: str) -> datetime | None:
-    """A time given on the command line (ISO; UTC when it names no zone), or None."""
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise InputError(f"{option} takes an ISO date or time (2023-05-08, 2023-05-08T13:56+02:00), not {value!r}")
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
 def parse_vertices(values: tuple[str, ...]) -> list[int | str]:
     """Vertices on the command line: names, or integer vids written as #12."""
     return [int(v[1:]) if v.startswith("#") and v[1:].isdigit() else v for v in values]
+
+
+parse_time = _parse_time  # a command's times are read as the MCP tools and the library read them
