@@ -16,7 +16,6 @@ nothing). Data: ../shared/data/locomo/locomo10_v2 (evaluation data, never shippe
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -30,6 +29,7 @@ from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.ingest import read_transcript
 
 from .locomo import load_questions
+from .measure import write_figures
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo10_v2"
 USER = "bench-lifecycle"
@@ -119,11 +119,7 @@ def run(conversations: int, rounds: int, out: Path | None) -> dict:
                 figures[f"{label}_moved"] = done.moved
             figures["states_after"] = done.states
         EmbeddedServer(Path(home)).stop()  # server_idle_stop=0: it would outlive its directory
-    text = json.dumps(figures, indent=2)
-    print(text)
-    if out:
-        out.write_text(text + "\n")
-    return figures
+    return write_figures(figures, out)
 
 
 def main(argv: list[str] | None = None) -> int:

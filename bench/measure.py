@@ -106,3 +106,14 @@ def env() -> dict:
 
     return {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
             "platform": platform.platform(), "hiredis": hiredis()}
+
+
+def write_figures(figures: dict, out: Path | None) -> dict:
+    """Print a benchmark's figures as JSON, and write them to `out` when given."""
+    import json
+
+    text = json.dumps(figures, indent=2)
+    print(text)
+    if out:
+        out.write_text(text + "\n")
+    return figures

@@ -31,6 +31,7 @@ from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.ingest import read_transcript
 
 from .locomo import load_questions
+from .measure import write_figures
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo10_v2"
 USER = "bench-serving"  # the server's
@@ -141,11 +142,7 @@ def run(questions: int, messages: int, transports: list[str], out: Path | None) 
                 figures[transport] = asyncio.run(over(transport, home, mem, asked, messages))
                 print(f"  {transport}: {json.dumps(figures[transport])}", flush=True)
         EmbeddedServer(home).stop()  # server_idle_stop=0: it would outlive its directory
-    text = json.dumps(figures, indent=2)
-    print(text)
-    if out:
-        out.write_text(text + "\n")
-    return figures
+    return write_figures(figures, out)
 
 
 def main(argv: list[str] | None = None) -> int:
