@@ -173,6 +173,8 @@ def build(tools: MemoryTools) -> MCPServer:
     scope = (f"Serves user {tools.user!r}; `user` may be left out." if tools.user
              else "`user`: whose memory (required: this server serves any user).")
     read = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+    adds = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    erases = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
 
     def remember(messages: str | list[dict[str, Any]], user: str | None = None, conversation: str = "default",
                  at: str | None = None) -> dict[str, Any]:
@@ -208,8 +210,7 @@ def build(tools: MemoryTools) -> MCPServer:
         "user), or chat messages as {role, content} (OpenAI or Anthropic format; `name` is the speaker, `id` "
         "and a time are kept). Messages already stored (same id, else same text) are not added twice. "
         "`conversation` groups them; `at`: ISO time of messages that carry none (default now). " + scope),
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
-                                    open_world_hint=False))
+        annotations=adds)
     server.add_tool(recall, description=(
         "The memories worth putting in context for `question`, best first: `context` (one line each, to paste "
         "into the prompt; an outdated fact is marked 'superseded DATE'), `memories` (ids, dates, scores) and "
@@ -225,9 +226,7 @@ def build(tools: MemoryTools) -> MCPServer:
     server.add_tool(get, description="One stored memory by its id. " + scope, annotations=read)
     server.add_tool(forget, description=(
         "Erase memories for good, with everything only they justified: exactly one of `ids`, `conversation`, "
-        "`entity` (those mentioning it), `before` (ISO time) or `everything`. " + scope),
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True,
-                                    open_world_hint=False))
+        "`entity` (those mentioning it), `before` (ISO time) or `everything`. " + scope), annotations=erases)
     server.add_tool(history, description=(
         "The versions of the fact a memory states, oldest first: when each was said and until when it held "
         "(superseded by a newer value for the same subject and attribute). " + scope), annotations=read)
