@@ -89,7 +89,6 @@ def test_the_topic_of_a_question_leaves_out_the_speakers_most_memories_are_said_
                     + "Bob: Dave fixed my bike.\nEve: Hello everyone, I am new here.\n")
     user = "recall-topic"
     mem.ingest(path, user=user)
-    cx = mem.complex(user)
     a = analyse(mem.store, mem.models, user, "What has Alice's brother bought?")  # Alice says 6 of the 14 memories
     assert a.topic == "What has brother bought?" and a.topic_vector != a.vector
     assert any("topic" in note for note in a.notes)
@@ -132,7 +131,6 @@ def test_fused_answer_explains_its_channels(memory_user):
 
 def test_analysis_types_entities_and_times(memory_user):
     mem, user = memory_user
-    cx = mem.complex(user)
     when = analyse(mem.store, mem.models, user, "When did Carol make the vase?")
     assert when.type == "temporal" and "Carol" in [e.name for e in when.entities]
     assert analyse(mem.store, mem.models, user, "Would Emma enjoy a concert?").type == "open-domain"
