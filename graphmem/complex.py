@@ -353,13 +353,21 @@ class Complex:
         return sum(self.remove(row["path"]) for row in self._run("unwitnessed_simplices"))
 
     def rewitness_sessions(self, sessions: Iterable[str]) -> int:
-        """Witness these sessions anew from the memories they hold now: what they witnessed
-        as sessions before is taken back first (a session that grew or lost memories observes
-        another simplex, and the old one must not keep its witnesses). Returns the groups."""
+        """Witness these sessions anew from the memories they hold now: a session that grew or
+        lost memories may observe another simplex, and the old one must not keep its
+        witnesses, so what such a session witnessed is taken back first. A session whose
+        simplex is the one it already witnesses (a live conversation's message that names
+        nothing new to it) keeps it and gains its new memories' witness: an insert counts only
+        the witnesses it adds, so both ways end in the same counts. Returns the groups."""
         sessions = sorted(set(sessions))
-        for row in self._run("unwitness_sessions", sessions=sessions, sep=SEP):
-            self.remove(row["path"])
-        return self.witness("session", sessions=sessions)
+        observations = self._observations(self._run("witness_sessions", sessions=sessions), "session")
+        held = {row["grp"]: sorted(row["keys"]) for row in self._run("session_simplices", sessions=sessions)}
+        wanted = {obs.meta["group"]: [word_key(sorted(int(v) for v in obs.vertices))] for obs in observations if obs.meta}
+        changed = [grp for grp in sessions if held.get(grp, []) != wanted.get(grp, [])]
+        if changed:
+            for row in self._run("unwitness_sessions", sessions=changed, sep=SEP):
+                self.remove(row["path"])
+        return len(self.insert_many(observations)) if observations else 0
 
     def witness(self, by: str = "session", window: timedelta | float | None = None,
                 sessions: Iterable[str] | None = None) -> int:
@@ -382,6 +390,12 @@ class Complex:
             rows = self._run("witness_groups", by=by, window=seconds)
         else:
             raise InputError(f"unknown witness {by!r}: use 'session', 'window' or 'place'")
+        observations = self._observations(rows, by)
+        return self.insert_many(observations) if observations else []
+
+    def _observations(self, rows: list[dict], by: str) -> list[Observation]:
+        """One observation per group row: its most mentioned entities, up to max_simplex_size,
+        witnessed by the group's memories."""
         limit = self.store.settings.max_simplex_size
         observations = []
         for row in rows:
@@ -390,7 +404,7 @@ class Complex:
                 [vid for vid, _ in ranked[:limit]], kind=by, witnesses=sorted(set(row["memories"])),
                 at=row["at"], meta={"group": row["grp"], "dropped": max(0, len(ranked) - limit)}
                 if len(ranked) > limit else {"group": row["grp"]}))
-        return self.insert_many(observations) if observations else []
+        return observations
 
     def stats(self) -> dict:
         """Counts of what the user's memory holds, stored simplices by dimension included."""

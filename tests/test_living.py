@@ -267,3 +267,25 @@ def test_a_forget_interrupted_after_any_statement_is_finished_by_the_next_one(me
         if got != want or mem.complex(user).verify():
             failures.append((point, statements[point].split("\n")[0][:60], [k for k in want if got[k] != want[k]]))
     assert failures == [], failures
+
+
+def test_messages_added_one_at_a_time_witness_their_session_as_one_ingest_does(mem):
+    """A live conversation grows its session's simplex one message at a time; a message that
+    names nothing new to the session keeps the simplex and adds its witness. The end is what
+    adding the same messages at once gives."""
+    at = datetime(2024, 3, 1, 10, tzinfo=timezone.utc)
+    said = [("Alice", "I adopted a puppy called Rex in Lisbon."), ("Bob", "Emma wants to meet Rex."),
+            ("Alice", "Rex and Emma played in Lisbon all afternoon."),  # nothing new to the session
+            ("Bob", "Then Emma took Rex to the beach in Cascais.")]  # Cascais: a larger simplex
+    one_by_one, at_once = _user(), _user()
+    for message in said:
+        mem.add([message], user=one_by_one, conversation="walk", at=at)
+    mem.add(said, user=at_once, conversation="walk", at=at)
+
+    def sessions(user: str) -> list:
+        return sorted((s.names, s.count, len(s.witnesses)) for s in mem.complex(user).simplices()
+                      if s.kind == "session")
+
+    assert sessions(one_by_one) == sessions(at_once)
+    assert [count for _, count, _ in sessions(one_by_one)] == [4]  # one session simplex, four witnesses
+    assert mem.complex(one_by_one).verify() == []
