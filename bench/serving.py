@@ -1,6 +1,7 @@
 """Serving speed: recall and remember through `graphmem mcp` against the same calls in process.
 
     python -m bench.serving [--questions 60] [--messages 40] [--transport stdio|http|both] [--out FILE.json]
+    python -m bench.serving --growth 200     # one message at a time into one growing session
 
 One embedded store holds a LoCoMo conversation (../shared/data/locomo/locomo10_v2, evaluation
 data, never shipped) twice, under two users. The baseline is a `Memory` in this process on one
@@ -145,13 +146,43 @@ def run(questions: int, messages: int, transports: list[str], out: Path | None) 
     return write_figures(figures, out)
 
 
+def growth(messages: int, out: Path | None) -> dict:
+    """`Memory.add` of one message at a time into one session of an empty store: p50 per 50
+    messages, and of its session step (which reads the whole session)."""
+    from datetime import datetime, timezone
+
+    at = datetime(2024, 3, 1, 10, tzinfo=timezone.utc)  # one session: every message on one day
+    figures: dict = {"messages": messages, "per_50": []}
+    with tempfile.TemporaryDirectory(prefix="graphmem-bench-growth-") as tmp:
+        with Memory(settings=Settings(home=Path(tmp), server_idle_stop=0)) as mem:
+            mem.add([("user", "warm up")], user=LOCAL, conversation="growth", at=at)
+            rows: list[tuple[float, float]] = []
+            for i in range(messages):
+                t = time.perf_counter()
+                added = mem.add([("user", message(i, "growth"))], user=LOCAL, conversation="growth", at=at)
+                rows.append(((time.perf_counter() - t) * 1000, added.stages.get("session simplices", 0.0) * 1000))
+                if len(rows) == 50 or i == messages - 1:
+                    figures["per_50"].append({"from": i + 1 - len(rows), "add_p50": round(statistics.median(r[0] for r in rows), 1),
+                                              "session_step_p50": round(statistics.median(r[1] for r in rows), 1)})
+                    print(f"  {figures['per_50'][-1]}", flush=True)
+                    rows = []
+        EmbeddedServer(Path(tmp)).stop()
+    return write_figures(figures, out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.serving", description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=int, default=60, help="LoCoMo questions asked of each side")
     parser.add_argument("--messages", type=int, default=40, help="single messages remembered by each side")
     parser.add_argument("--transport", choices=["stdio", "http", "both"], default="both")
     parser.add_argument("--out", type=Path, default=None, help="also write the figures here (JSON)")
+    parser.add_argument("--growth", type=int, default=0, metavar="N",
+                        help="instead: add N messages one at a time into one session of an empty store, "
+                             "p50 per 50 (no server, no LoCoMo data)")
     args = parser.parse_args(argv)
+    if args.growth:
+        growth(args.growth, args.out)
+        return 0
     transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
     run(args.questions, args.messages, transports, args.out)
     return 0
