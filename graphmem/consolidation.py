@@ -18,9 +18,10 @@ again. `Memory.add` of a few messages, an agent's live path, defers that: it not
 memories on the user's node (`defer`) and derives their groups with the next pass, when
 `DEFERRED_MAX` wait, at the next transcript ingest, `consolidate` or `Memory.abstracts`, on
 `Memory.close`, and when `graphmem mcp` is idle; until then an abstract may lack the newest
-few messages, never say what was forgotten. The note survives a crash. A forget marks the abstracts of the memories it takes (`mark_stale`, before they go) and
-the next `refresh` derives those again, deleting one left with fewer than two members, so that
-no forgotten sentence stays in an abstract. Deriving a group twice writes the same abstract."""
+few messages, never say what was forgotten. The note survives a crash. A forget marks the
+abstracts of the memories it takes (`mark_stale`, before they go) and the next `refresh`
+derives those again, deleting one left with fewer than two members, so that no forgotten
+sentence stays in an abstract. Deriving a group twice writes the same abstract."""
 
 from __future__ import annotations
 
