@@ -362,7 +362,8 @@ class Complex:
         sessions = sorted(set(sessions))
         observations = self._observations(self._run("witness_sessions", sessions=sessions), "session")
         held = {row["grp"]: sorted(row["keys"]) for row in self._run("session_simplices", sessions=sessions)}
-        wanted = {obs.meta["group"]: [word_key(sorted(int(v) for v in obs.vertices))] for obs in observations if obs.meta}
+        wanted = {obs.meta["group"]: [word_key(sorted(int(v) for v in obs.vertices))]
+                  for obs in observations if obs.meta}
         changed = [grp for grp in sessions if held.get(grp, []) != wanted.get(grp, [])]
         if changed:
             for row in self._run("unwitness_sessions", sessions=changed, sep=SEP):
