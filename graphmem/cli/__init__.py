@@ -1,7 +1,8 @@
 """`graphmem` command line: a thin skin over the library; every command is one library call.
 
 `main` is the group; the commands come from the modules beside this one, each of which imports
-`common` only, so no module here imports one that imports it back."""
+`common` only of this package (and the library below it), so no module here imports one that
+imports it back."""
 
 from __future__ import annotations
 

@@ -15,7 +15,6 @@ from rich.console import Console
 
 from ..drivers import NEO4J_SCHEMES
 from ..errors import GraphmemError
-from ..keys import parse_time as _parse_time
 from ..memory import Memory
 from ..settings import Settings
 from ..store import Plan, PlanEnded
@@ -194,6 +193,3 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
 def parse_vertices(values: tuple[str, ...]) -> list[int | str]:
     """Vertices on the command line: names, or integer vids written as #12."""
     return [int(v[1:]) if v.startswith("#") and v[1:].isdigit() else v for v in values]
-
-
-parse_time = _parse_time  # a command's times are read as the MCP tools and the library read them

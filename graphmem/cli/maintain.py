@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from .common import console, cypher_option, emit, friendly_errors, json_option, open_memory, parse_time, uri_option
+from ..keys import parse_time
+from .common import console, cypher_option, emit, friendly_errors, json_option, open_memory, uri_option
 
 
 @click.command("maintain")

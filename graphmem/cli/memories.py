@@ -10,8 +10,9 @@ import sys
 import click
 from rich.table import Table
 
+from ..keys import parse_time
 from ..records import STATES
-from .common import (console, cypher_option, emit, friendly_errors, json_option, open_memory, parse_time, planning,
+from .common import (console, cypher_option, emit, friendly_errors, json_option, open_memory, planning,
                      uri_option, user_command)
 
 
