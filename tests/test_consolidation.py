@@ -1,6 +1,6 @@
 """Consolidation: memories that share an entity within a span of time are summarised in an
 abstract memory (graphmem/consolidation.py), kept current as memories are added and forgotten,
-rebuilt after an import, and lent from at recall. Real embedded FalkorDB, real models."""
+rebuilt after an import, and returned by recall for broad questions. Real embedded FalkorDB, real models."""
 
 from __future__ import annotations
 

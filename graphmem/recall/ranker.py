@@ -78,7 +78,7 @@ class Candidates:
     uids: list[str]
     names: list[str]
     matrix: np.ndarray  # one row per uid, one column per name
-    abstracts: list[dict] = field(default_factory=list)  # those that lent their members a share
+    abstracts: list[dict] = field(default_factory=list)  # for a broad question, those holding several of the top
 
 
 def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: Mapping[str, Sequence[str]],
