@@ -69,9 +69,15 @@ OPTIONAL MATCH (s:SimplexNode {user_id: $user_id, kind: 'turn'})-[:WITNESSED_BY]
 WITH m, count(s) AS turns
 WHERE turns = 0
 RETURN 'memory with entities but no turn simplex witnessed by it' AS problem, m.uid AS key;
+OPTIONAL MATCH (u:User {id: $user_id})
+WITH coalesce(u.unconsolidated, []) AS waiting
 MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(:Entity)
 WHERE m.complete = true
-WITH m.session AS session, count(DISTINCT m) AS memories
+WITH waiting, m.session AS session, collect(DISTINCT m.uid) AS uids
+// a session holding a memory that `Memory.add` left waiting is witnessed by the next pass
+// (graphmem/consolidation.py)
+WHERE none(uid IN uids WHERE uid IN waiting)
+WITH session, size(uids) AS memories
 OPTIONAL MATCH (s:SimplexNode {user_id: $user_id})-[:WITNESSED_BY]->(x:Memory {user_id: $user_id, session: session})
 WITH session, memories, s, count(DISTINCT x) AS seen
 WITH session, max(CASE WHEN seen = memories THEN 1 ELSE 0 END) AS whole

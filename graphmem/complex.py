@@ -75,6 +75,18 @@ class Complex:
         self._name_of.clear()
         self._known = False
 
+    def known_entities(self) -> list[dict]:
+        """The entities seen so far, as {norm, vid, name} (for `learn`)."""
+        return [{"norm": norm, "vid": vid, "name": self._name_of[vid]}
+                for norm, vid in self._vid_of.items() if vid in self._name_of]
+
+    def learn(self, entities: Iterable[dict]) -> None:
+        """Take these entities ({norm, vid, name}) as known: what an earlier handle on the same
+        user saw, while nothing else has written the user's entities since, so that ensuring
+        and naming them needs no statement."""
+        for row in entities:
+            self._remember(row)
+
     def _run(self, name: str, **params: Any) -> list[dict]:
         return self.store.run(name, user_id=self.user, **params)
 

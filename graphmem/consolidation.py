@@ -18,7 +18,10 @@ again. `Memory.add` of a few messages, an agent's live path, defers that: it not
 memories on the user's node (`defer`) and derives their groups with the next pass, when
 `DEFERRED_MAX` wait, at the next transcript ingest, `consolidate` or `Memory.abstracts`, on
 `Memory.close`, and when `graphmem mcp` is idle; until then an abstract may lack the newest
-few messages, never say what was forgotten. The note survives a crash. A forget marks the
+few messages, never say what was forgotten. The simplices of those memories' sessions (each
+session's most mentioned entities, witnessed by all its memories: Complex.rewitness_sessions)
+wait with them, because witnessing a session reads all of it, a cost that grows with the
+session; each memory's own simplex is written at once. The note survives a crash. A forget marks the
 abstracts of the memories it takes (`mark_stale`, before they go) and the next `refresh`
 derives those again, deleting one left with fewer than two members, so that no forgotten
 sentence stays in an abstract. Deriving a group twice writes the same abstract."""
@@ -32,6 +35,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .complex import Complex
 from .recall.tuning import COMMON_SHARE
 from .store import Store
 
@@ -84,10 +88,13 @@ class Consolidated:
 
 def consolidate(store: Store, user: str, uids: Sequence[str] | None = None) -> Consolidated:
     """Derive again the groups the given memories belong to (None: every group of the user's,
-    a rebuild), those of the memories waiting (`defer`) and those a forget marked stale. The
-    caller holds the user's lease."""
+    a rebuild), those of the memories waiting (`defer`, whose sessions' simplices are witnessed
+    again first) and those a forget marked stale. The caller holds the user's lease."""
     every = uids is None
-    waiting = [] if every else deferred(store, user)
+    waiting = deferred(store, user)
+    if waiting:  # their sessions first: a group is derived from memories, a session's simplex too
+        sessions = [r["session"] for r in store.run("memory_sessions", user_id=user, uids=waiting)]
+        Complex(store, user).rewitness_sessions(sessions)
     groups = {(r["vid"], r["bucket"]) for r in store.run("abstract_groups", user_id=user,
                                                          uids=list(uids or []) + waiting, all=every, span=SPAN)}
     groups |= {(r["vid"], r["bucket"]) for r in store.run("abstracts_to_refresh", user_id=user, all=every)}
@@ -98,7 +105,8 @@ def consolidate(store: Store, user: str, uids: Sequence[str] | None = None) -> C
 
 
 def defer(store: Store, user: str, uids: Sequence[str]) -> int:
-    """Leave the given memories' groups to a later pass; how many memories now wait."""
+    """Leave the given memories' groups, and their sessions' simplices, to a later pass; how
+    many memories now wait."""
     rows = store.run("defer_consolidation", user_id=user, uids=list(uids))
     return int(rows[0]["waiting"]) if rows else 0
 

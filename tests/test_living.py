@@ -270,9 +270,10 @@ def test_a_forget_interrupted_after_any_statement_is_finished_by_the_next_one(me
 
 
 def test_messages_added_one_at_a_time_witness_their_session_as_one_ingest_does(mem):
-    """A live conversation grows its session's simplex one message at a time; a message that
-    names nothing new to the session keeps the simplex and adds its witness. The end is what
-    adding the same messages at once gives."""
+    """A live conversation's session simplex waits with its consolidation (each message's own
+    simplex is written at once); the pass that derives them ends where adding the same
+    messages at once does, and a message that names nothing new to the session keeps the
+    simplex and adds its witness."""
     at = datetime(2024, 3, 1, 10, tzinfo=timezone.utc)
     said = [("Alice", "I adopted a puppy called Rex in Lisbon."), ("Bob", "Emma wants to meet Rex."),
             ("Alice", "Rex and Emma played in Lisbon all afternoon."),  # nothing new to the session
@@ -286,6 +287,35 @@ def test_messages_added_one_at_a_time_witness_their_session_as_one_ingest_does(m
         return sorted((s.names, s.count, len(s.witnesses)) for s in mem.complex(user).simplices()
                       if s.kind == "session")
 
+    assert sessions(one_by_one) == [] and mem.complex(one_by_one).verify() == []  # waiting, not lost
+    assert len([s for s in mem.complex(one_by_one).simplices() if s.kind == "turn"]) == 4
+    for user in (one_by_one, at_once):
+        mem.consolidate(user, rebuild=False)
     assert sessions(one_by_one) == sessions(at_once)
     assert [count for _, count, _ in sessions(one_by_one)] == [4]  # one session simplex, four witnesses
     assert mem.complex(one_by_one).verify() == []
+    mem.add([("Alice", "Rex slept in Lisbon.")], user=one_by_one, conversation="walk", at=at)
+    mem.consolidate(one_by_one, rebuild=False)  # a message naming nothing new: the same simplex, one more witness
+    assert [count for _, count, _ in sessions(one_by_one)] == [5] and mem.complex(one_by_one).verify() == []
+
+
+def test_counts_kept_by_adding_one_message_at_a_time_are_those_a_recount_gives(mem):
+    """`add` raises its entities' counts by the new mentions instead of recounting every
+    memory that mentions them: the counts, first and last seen end as a recount's."""
+    user = _user()
+    said = ["I adopted a puppy called Rex in Lisbon.", "Emma wants to meet Rex.",
+            "Rex and Emma played in Lisbon all afternoon.", "Then Emma took Rex to Cascais."]
+    for day, text in enumerate(said, start=1):
+        mem.add([("Alice", text)], user=user, conversation="walk", at=datetime(2024, 3, day, tzinfo=timezone.utc))
+    mem.add([("Alice", said[0])], user=user, conversation="walk")  # known: counts nothing twice
+
+    def counts() -> dict:
+        return {r["vid"]: (r["frequency"], r["first_seen"], r["last_seen"]) for r in mem.driver.run(
+            "MATCH (e:Entity {user_id: $u}) RETURN e.vid AS vid, e.frequency AS frequency, "
+            "e.first_seen AS first_seen, e.last_seen AS last_seen", {"u": user}, read_only=True, retry=False)}
+
+    kept = counts()
+    catalog = mem.run("entity_catalog", user_id=user)
+    mem.run("update_entities", user_id=user, entities=[{"vid": r["vid"], "aliases": r["aliases"]} for r in catalog])
+    assert kept == counts()
+    assert [kept[r["vid"]][0] for r in catalog if r["name"] == "Rex"] == [4]

@@ -31,17 +31,22 @@ Progress = Callable[[str, int], None]  # (what, how many more turns are done)
 Source = Union[str, Path, Sequence[Union[str, Path]], Sequence[Turn]]
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl", ".txt", ".md")
 WRITES_IN_FLIGHT = 2  # batches planned ahead of the database: bounded, so memory stays flat
-# Per store, per user: (the catalogue's name, the resolver holding it) after this process's last
-# ingest, so that adding a message does not read and embed the whole catalogue again.
-_CATALOGS: "weakref.WeakKeyDictionary[Store, dict[str, tuple[str, Resolver]]]" = weakref.WeakKeyDictionary()
+# Per store, per user: (the catalogue's name, the resolver holding it, the entities the writes
+# learned the vids of) after this process's last ingest, so that adding a message does not read and embed
+# the whole catalogue again, nor look up the vids of entities it already wrote.
+_CATALOGS: "weakref.WeakKeyDictionary[Store, dict[str, tuple[str, Resolver, list[dict]]]]" = \
+    weakref.WeakKeyDictionary()
 
 
-def embed_threads(precision: str) -> int | None:
+def embed_threads(embedder: Embedder, alone: bool) -> int | None:
     """torch threads for embedding during ingest, where the parse and the database writes run
     beside it (None: torch's default, every core). In float32 the embedding is the heavy stage
     and wants every core; in bfloat16 it is light, and one thread leaves the others to the
-    parse and the writes."""
-    return 1 if precision == "bfloat16" else None
+    parse and the writes. `alone`: one batch, parsed before it is embedded and written after,
+    so nothing runs beside the embedding and it takes every core (even for a text or two)."""
+    if alone:
+        return embedder.cores
+    return 1 if embedder.precision == "bfloat16" else None
 
 
 def ingest(store: Store, models: Models, source: Source, *, user: str, format: str | None = None,
@@ -71,7 +76,7 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
             embedder: Embedder, lease: UserLease | None, summary: IngestSummary, progress: Progress | None,
             conversation: str | None, whole: bool) -> None:
     user, dry_run, began = cx.user, lease is None, time.time()
-    threads = embed_threads(embedder.precision)
+    threads = embed_threads(embedder, alone=len(transcripts) == 1 and summary.turns <= store.settings.ingest_batch)
 
     def embed(texts: Sequence[str]) -> np.ndarray:
         return embedder.embed(texts, threads=threads)
@@ -82,7 +87,8 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
         if left:
             forget_memories(store, cx, left, embed)
     placed, known, sessions = _place(store, cx, transcripts, conversation, whole, embed, summary, dry_run)
-    resolver = _resolver(store, user, lease, embed)
+    # a replaced message's old version, just forgotten, may have taken entities with it
+    resolver = _resolver(store, cx, None if summary.memories_replaced else lease, embed)
     summary.entities_added = -len(resolver.entities)
     clock = Stopwatch(summary.stages)
     size = store.settings.ingest_batch
@@ -128,14 +134,18 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     summary.entities_added += len(resolver.entities)
     if lease is not None and summary.turns:
         lease.renew()
-        finish(store, cx, sessions, began, summary, clock, prune=lease.unfinished)
+        added = [uid for uid in summary.memory_ids if uid not in known]
+        # a few messages continuing a conversation (an agent's live path): their sessions' simplices
+        # and their groups are derived with a later pass (consolidation.defer)
+        waiting = defer(store, user, added) if added and not whole else None
+        later = set() if waiting is None else {session_key(conv, t) for conv, a in placed
+                                               for t, uid in zip(a.turns, a.uids) if uid not in known}
+        finish(store, cx, sessions - later, began, summary, clock, prune=lease.unfinished)
         with clock("consolidation"):  # the groups the new memories joined, and those a forget left stale
-            added = [uid for uid in summary.memory_ids if uid not in known]
-            # a few messages continuing a conversation (an agent's live path): derived with a later pass
-            if whole or not added or defer(store, user, added) >= DEFERRED_MAX:
+            if waiting is None or waiting >= DEFERRED_MAX:
                 consolidate(store, user, added)
         lease.settle(lease.token)  # the catalogue is now what `resolver` holds
-        _CATALOGS.setdefault(store, {})[user] = (lease.token, resolver)
+        _CATALOGS.setdefault(store, {})[user] = (lease.token, resolver, cx.known_entities())
 
 
 def _place(store: Store, cx: Complex, transcripts: list[tuple[str, list[Turn]]], conversation: str | None,
@@ -168,14 +178,16 @@ def _place(store: Store, cx: Complex, transcripts: list[tuple[str, list[Turn]]],
     return placed, known, sessions
 
 
-def _resolver(store: Store, user: str, lease: UserLease | None, embed: Callable) -> Resolver:
+def _resolver(store: Store, cx: Complex, lease: UserLease | None, embed: Callable) -> Resolver:
     """The user's entity catalogue as a resolver: the copy this process kept after its last
-    ingest into the user when the store still holds that catalogue (no writer since), else read
-    anew. A dry run plans on a copy of its own (it resolves what it never writes)."""
-    kept = _CATALOGS.get(store, {}).pop(user, None)  # taken: an ingest that fails leaves none behind
+    ingest into the user when the store still holds that catalogue (no writer since), with the
+    entity vids it learned given to `cx`, else (or without a `lease`) read anew. A dry run plans
+    on a copy of its own (it resolves what it never writes)."""
+    kept = _CATALOGS.get(store, {}).pop(cx.user, None)  # taken: an ingest that fails leaves none behind
     if kept is not None and lease is not None and not lease.unfinished and lease.catalog == kept[0]:
+        cx.learn(kept[2])
         return kept[1]
-    return Resolver(store.run("entity_catalog", user_id=user), embed, store.settings.entity_merge_threshold)
+    return Resolver(store.run("entity_catalog", user_id=cx.user), embed, store.settings.entity_merge_threshold)
 
 
 def _after(previous: Future | None, write: Callable[..., None], *args: object) -> None:

@@ -67,10 +67,32 @@ def _write(store: Store, cx: Complex, plan: BatchPlan, again: bool) -> dict[str,
     embedded = [{"vid": vid[e["norm"]], "embedding": e["vector"]} for e in plan.entities if e["vector"]]
     if embedded:
         store.run("set_entity_embeddings", user_id=user, rows=embedded)
-    store.run("update_entities", user_id=user,
-              entities=[{"vid": vid[e["norm"]], "aliases": e["aliases"]} for e in plan.entities])
+    if again or not plan.fresh:  # what a retry's earlier attempt counted is counted again from the memories
+        store.run("update_entities", user_id=user,
+                  entities=[{"vid": vid[e["norm"]], "aliases": e["aliases"]} for e in plan.entities])
+    else:
+        store.run("count_mentions", user_id=user, entities=_mentions(plan, rows, vid))
     store.run("complete_memories", user_id=user, uids=plan.uids)
     return counts
+
+
+def _mentions(plan: BatchPlan, rows: list[dict], vid: dict[str, int]) -> list[dict]:
+    """Per entity of the batch: its aliases, how many of the batch's memories (`rows`, as
+    written) mention it, and the earliest and latest of their times."""
+    seen: dict[int, list[float]] = {}
+    counts: dict[int, int] = {}
+    for row in rows:
+        for mention in row["mentions"]:
+            counts[mention["vid"]] = counts.get(mention["vid"], 0) + 1
+            if row["observed_at"] is not None:
+                seen.setdefault(mention["vid"], []).append(row["observed_at"])
+    out = []
+    for e in plan.entities:
+        v = vid[e["norm"]]
+        times = seen.get(v)
+        out.append({"vid": v, "aliases": e["aliases"], "mentions": counts.get(v, 0),
+                    "first": min(times) if times else None, "last": max(times) if times else None})
+    return out
 
 
 def finish(store: Store, cx: Complex, sessions: set[str], started: float, summary: IngestSummary,
@@ -82,7 +104,7 @@ def finish(store: Store, cx: Complex, sessions: set[str], started: float, summar
     with clock("session simplices"):
         if prune:  # an earlier ingest left the user unfinished: what it created and never used goes
             store.run("prune_entities", user_id=cx.user, before=started)
-        summary.session_simplices = cx.rewitness_sessions(sessions)
+        summary.session_simplices = cx.rewitness_sessions(sessions) if sessions else 0
         store.run("count_memories", user_id=cx.user, force=False)
         if store.settings.witness_window > 0:
             cx.witness("window", store.settings.witness_window)
