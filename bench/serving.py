@@ -10,8 +10,9 @@ client, on the other (two processes writing one user would each read the entity 
 other changed before every write, which no single server does). Both are warm (models
 loaded, a few calls made first). Each question is asked of both, in alternating order, so the
 machine's load falls on both alike; each remember adds one new message (a sentence never said
-before, so it is really written) to a conversation of its own. Reported: p50 and p95 of each
-and the difference, per transport."""
+before, so it is really written) to a conversation of its own; then each side remembers as many
+again alone, one call after another, as a server does with nothing else at work between its
+calls. Reported: p50 and p95 of each and the difference, per transport."""
 
 from __future__ import annotations
 
@@ -93,6 +94,14 @@ async def measure(client: Any, mem: Memory, questions: list[str], messages: int,
                                                                        conversation="local")))]
         for name, fn in (pair if i % 2 == 0 else pair[::-1]):
             times[name].append(await timed(fn))
+    # as a server runs: one process at work, no other's models and data between its calls
+    # (alternating makes each side's next call find its caches cold)
+    times["remember_mcp_alone"] = [await timed(lambda i=i: tool("remember", {
+        "messages": message(i, f"{transport} server alone"), "user": USER, "conversation": "served"}))
+        for i in range(messages)]
+    times["remember_in_process_alone"] = [await timed(in_process(lambda i=i: mem.add(
+        [("user", message(i, f"{transport} baseline alone"))], user=LOCAL, conversation="local")))
+        for i in range(messages)]
     figures = {name: summary(ms) for name, ms in times.items()}
     for what in ("recall", "remember"):
         figures[f"{what}_difference_ms"] = {

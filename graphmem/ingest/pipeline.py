@@ -1,6 +1,7 @@
 """The ingest pipeline: read and validate every source, then batch by batch extract (spaCy, in a
 background thread so that parsing overlaps embedding), plan (resolve, embed) and write
-(in another thread: the database works in its own process), then witness the sessions."""
+(in another thread: the database works in its own process), then witness the sessions. One
+batch (a message added to memory) has nothing to overlap: it runs in the calling thread."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Callable, Sequence, Union
+from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 
@@ -76,7 +77,8 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
             embedder: Embedder, lease: UserLease | None, summary: IngestSummary, progress: Progress | None,
             conversation: str | None, whole: bool) -> None:
     user, dry_run, began = cx.user, lease is None, time.time()
-    threads = embed_threads(embedder, alone=len(transcripts) == 1 and summary.turns <= store.settings.ingest_batch)
+    alone = len(transcripts) == 1 and summary.turns <= store.settings.ingest_batch  # one batch: nothing to overlap
+    threads = embed_threads(embedder, alone)
 
     def embed(texts: Sequence[str]) -> np.ndarray:
         return embedder.embed(texts, threads=threads)
@@ -93,7 +95,7 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     clock = Stopwatch(summary.stages)
     size = store.settings.ingest_batch
     pending: list[Future] = []
-    with ThreadPoolExecutor(max_workers=1) as parser, ThreadPoolExecutor(max_workers=1) as writer:
+    with _worker(alone) as parser, _worker(alone) as writer:
         for conv, alignment in placed:
             turns = alignment.turns
             speakers = list(dict.fromkeys(t.speaker for t in turns))
@@ -188,6 +190,30 @@ def _resolver(store: Store, cx: Complex, lease: UserLease | None, embed: Callabl
         cx.learn(kept[2])
         return kept[1]
     return Resolver(store.run("entity_catalog", user_id=cx.user), embed, store.settings.entity_merge_threshold)
+
+
+class _Here:
+    """An executor that runs each task at once, in the calling thread: one batch has nothing to
+    overlap, and handing its parse and its writes to threads of their own made adding one
+    message several milliseconds slower (bench/README.md, "Serving")."""
+
+    def __enter__(self) -> "_Here":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        done: Future = Future()
+        try:
+            done.set_result(fn(*args))
+        except BaseException as exc:  # noqa: BLE001 - re-raised by result(), as a thread's would be
+            done.set_exception(exc)
+        return done
+
+
+def _worker(here: bool) -> Union[_Here, ThreadPoolExecutor]:
+    return _Here() if here else ThreadPoolExecutor(max_workers=1)
 
 
 def _after(previous: Future | None, write: Callable[..., None], *args: object) -> None:
