@@ -32,6 +32,10 @@ Progress = Callable[[str, int], None]  # (what, how many more turns are done)
 Source = Union[str, Path, Sequence[Union[str, Path]], Sequence[Turn]]
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl", ".txt", ".md")
 WRITES_IN_FLIGHT = 2  # batches planned ahead of the database: bounded, so memory stays flat
+# One batch's memory vectors are computed on this thread while the writes that need none run, with
+# one torch thread: the database and the writes take the other core (on two cores, two torch
+# threads beside them made it no faster than embedding first).
+_EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-embed")
 # Per store, per user: (the catalogue's name, the resolver holding it, the entities the writes
 # learned the vids of) after this process's last ingest, so that adding a message does not read and embed
 # the whole catalogue again, nor look up the vids of entities it already wrote.
@@ -83,6 +87,9 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     def embed(texts: Sequence[str]) -> np.ndarray:
         return embedder.embed(texts, threads=threads)
 
+    def beside(texts: Sequence[str]) -> Future:
+        return _EMBEDDING.submit(embedder.embed, texts, threads=1)
+
     if lease is not None and lease.unfinished:  # what an interrupted writer left half-done, finished first
         cx.finish_unwitnessing()
         left = leftovers(store, user)
@@ -115,7 +122,8 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
                     parsed = parser.submit(extract_batch, models, [t for t, _ in batches[index + 1]], speakers)
                 plan = plan_batch(resolver, embed, conv, [t for t, _ in batch], [uid for _, uid in batch],
                                   extractions, speakers, sentence_views=store.settings.sentence_views,
-                                  max_simplex_size=store.settings.max_simplex_size, summary=summary, clock=clock)
+                                  max_simplex_size=store.settings.max_simplex_size, summary=summary, clock=clock,
+                                  beside=beside if alone and lease is not None else None)
                 plan.fresh = not any(uid in existing for _, uid in batch)
                 if lease is None:
                     plan.count_into(summary)

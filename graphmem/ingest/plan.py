@@ -4,6 +4,7 @@ until the writer learns their vids."""
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -51,6 +52,15 @@ class BatchPlan:
     entities: list[dict]  # {name, norm, kind, aliases, vector (None when unchanged)}
     claims: list[dict] = field(default_factory=list)  # {uid, subject (norm), slot, ...} (claims.py)
     fresh: bool = False  # none of its memories was stored when the ingest began (nothing to take back)
+    pending: Future | None = None  # the vectors, when they are computed beside the first writes
+
+    def embedded(self) -> "BatchPlan":
+        """The plan with its memories' and sentences' vectors, waiting for them if they are
+        being computed."""
+        if self.pending is not None:
+            _fill(self, self.pending.result())
+            self.pending = None
+        return self
 
     def count_into(self, summary: IngestSummary) -> None:
         """What a dry run reports: the counts the writes would have made."""
@@ -92,7 +102,9 @@ def _by_length(batch: list[Turn]) -> list[list[Turn]]:
 
 def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[Turn], uids: list[str],
                extractions: list[Extraction], speakers: list[str], *, sentence_views: bool, max_simplex_size: int, summary: IngestSummary,
-               clock: Stopwatch) -> BatchPlan:
+               clock: Stopwatch, beside: Callable[[Sequence[str]], Future] | None = None) -> BatchPlan:
+    """`beside`: starts embedding texts elsewhere, so that the memories' vectors are computed
+    while the writes that need none run (unless a new name needs a vector to be resolved)."""
     for speaker in speakers:
         resolver.speaker(speaker)
     mentions = ([(m.name, m.kind) for x in extractions for m in x.mentions]
@@ -101,18 +113,20 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
     sentences = [_sentences(t, x) if sentence_views else [] for t, x in zip(batch, extractions)]
     views = [s for turn in sentences for s in turn]
     names = resolver.unknown(mentions)
-    with clock("embed"):  # one call: the model batches turns, sentences and new names together
-        vectors = embed(texts + views + names)
-    resolver.prime(names, vectors[len(texts) + len(views):])
+    plan = BatchPlan(uids, [], [], [], [[{"n": n, "text": text} for n, text in enumerate(turn)] for turn in sentences],
+                     [], [], [])
+    if beside is not None and not names:
+        plan.pending = beside(texts + views)
+    else:
+        with clock("embed"):  # one call: the model batches turns, sentences and new names together
+            vectors = embed(texts + views + names)
+        resolver.prime(names, vectors[len(texts) + len(views):])
+        _fill(plan, vectors[:len(texts) + len(views)])
     with clock("resolve"):
         resolved = resolver.resolve_all(mentions)
-    sentence_vectors = iter(vectors[len(texts):len(texts) + len(views)])
     summary.sentences += sum(map(len, sentences))
     summary.dated_references += sum(x.refers_to is not None for x in extractions)
     entities = {e.norm: e for x in extractions for name, kind in _named(x) for e in [resolved[(name, kind)]]}
-    plan = BatchPlan(uids, [], [], [v.tolist() for v in vectors[:len(texts)]],
-                     [[{"n": n, "text": text, "embedding": next(sentence_vectors).tolist()} for n, text in enumerate(turn)]
-                      for turn in sentences], [], [], [])
     for turn, x, uid in zip(batch, extractions, uids):
         said: dict[str, list[str]] = {}  # entity norm -> the names the turn calls it by
         for name, kind in _named(x):  # a claim's subject is mentioned by the turn that claims it
@@ -141,6 +155,15 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
     for entity in fresh:
         entity.dirty = False
     return plan
+
+
+def _fill(plan: BatchPlan, vectors: np.ndarray) -> None:
+    """The memories' vectors, then their sentences', in the order plan_batch embedded them."""
+    plan.vectors = [v.tolist() for v in vectors[:len(plan.uids)]]
+    rest = iter(vectors[len(plan.uids):])
+    for turn in plan.sentences:
+        for sentence in turn:
+            sentence["embedding"] = next(rest).tolist()
 
 
 def _named(x: Extraction) -> list[tuple[str, str]]:

@@ -53,9 +53,6 @@ def _write(store: Store, cx: Complex, plan: BatchPlan, again: bool) -> dict[str,
         claims = [{**c, "subject": vid[c["subject"]]} for c in plan.claims]
         counts["claims"] = store.run("ingest_claims", user_id=user, uids=plan.uids, claims=claims)[0]["claims"]
         counts["supersessions"] = settle(store, user, {(c["subject"], c["slot"]) for c in claims})
-    store.run("set_memory_embeddings", user_id=user,
-              rows=[{"uid": uid, "embedding": v, "sentences": sentences}
-                    for uid, v, sentences in zip(plan.uids, plan.vectors, plan.sentences)])
     if plan.relations:
         relations = [{"subject": vid[a], "object": vid[b], "label": label, "memory": uid}
                      for a, label, b, uid in plan.relations]
@@ -72,6 +69,10 @@ def _write(store: Store, cx: Complex, plan: BatchPlan, again: bool) -> dict[str,
                   entities=[{"vid": vid[e["norm"]], "aliases": e["aliases"]} for e in plan.entities])
     else:
         store.run("count_mentions", user_id=user, entities=_mentions(plan, rows, vid))
+    plan.embedded()  # last: the statements before need no vectors, so they may be computed meanwhile
+    store.run("set_memory_embeddings", user_id=user,
+              rows=[{"uid": uid, "embedding": v, "sentences": sentences}
+                    for uid, v, sentences in zip(plan.uids, plan.vectors, plan.sentences)])
     store.run("complete_memories", user_id=user, uids=plan.uids)
     return counts
 
