@@ -52,13 +52,19 @@ def resolve_precision(precision: str) -> str:
     float32 ones (docs/tuning.md)."""
     if precision != "auto":
         return precision
+    return "bfloat16" if _cpu_has("_is_amx_tile_supported") or _cpu_has("_is_avx512_bf16_supported") else "float32"
+
+
+def _cpu_has(probe: str) -> bool:
+    """torch's own probe of a CPU feature; False when this torch has no such probe (they are
+    private, and may go)."""
     import torch
 
-    probes = [getattr(torch.cpu, name, None) for name in ("_is_amx_tile_supported", "_is_avx512_bf16_supported")]
-    try:  # private probes, the ones torch itself uses: when they are gone, keep float32
-        return "bfloat16" if any(probe is not None and probe() for probe in probes) else "float32"
+    found = getattr(torch.cpu, probe, None)
+    try:
+        return bool(found is not None and found())
     except Exception:  # noqa: BLE001
-        return "float32"
+        return False
 
 
 SMALL_BATCH = 8  # a query's few texts: one torch thread beats several that wait on each other
@@ -107,6 +113,7 @@ class Embedder:
             raise ConfigError(f"cannot load embedding model {name!r}: {exc}") from None
         self.name, self.batch_size = name, batch_size
         self.cores = torch.get_num_threads()  # torch's default: the threads an embedding alone may take
+        self.amx = _cpu_has("_is_amx_tile_supported")  # bfloat16 matrix tiles: embedding is light work
         if max_tokens and max_tokens < (self.model.max_seq_length or max_tokens + 1):
             self.model.max_seq_length = max_tokens  # texts are cut to their first max_tokens word pieces
         self.precision = resolve_precision(precision)

@@ -45,13 +45,14 @@ _CATALOGS: "weakref.WeakKeyDictionary[Store, dict[str, tuple[str, Resolver, list
 
 def embed_threads(embedder: Embedder, alone: bool) -> int | None:
     """torch threads for embedding during ingest, where the parse and the database writes run
-    beside it (None: torch's default, every core). In float32 the embedding is the heavy stage
-    and wants every core; in bfloat16 it is light, and one thread leaves the others to the
-    parse and the writes. `alone`: one batch, parsed before it is embedded and written after,
-    so nothing runs beside the embedding and it takes every core (even for a text or two)."""
+    beside it (None: torch's default, every core). Embedding is the heavy stage and wants every
+    core, unless it runs in bfloat16 on AMX tiles: there it is light, and one thread leaves the
+    others to the parse and the writes (docs/tuning.md). `alone`: one batch, parsed before it
+    is embedded and written after, so nothing runs beside the embedding and it takes every
+    core (even for a text or two)."""
     if alone:
         return embedder.cores
-    return 1 if embedder.precision == "bfloat16" else None
+    return 1 if embedder.precision == "bfloat16" and embedder.amx else None
 
 
 def ingest(store: Store, models: Models, source: Source, *, user: str, format: str | None = None,
