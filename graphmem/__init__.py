@@ -5,13 +5,13 @@ from .errors import (BackendUnavailable, ConfigError, GraphmemError, InputError,
                      TooManyFaces, UnknownEntity, UnknownUser)
 from .ingest import IngestSummary, Turn
 from .memory import Memory
-from .recall import Recalled, Recollection
+from .recall import Gaps, Recalled, Recollection
 from .settings import Settings
 from .simplex import Face, Simplex
 
 __all__ = [
     "Memory", "Settings",
-    "IngestSummary", "Turn", "Recollection", "Recalled",
+    "IngestSummary", "Turn", "Recollection", "Recalled", "Gaps",
     "Complex", "Observation", "Simplex", "Face",
     "GraphmemError", "ConfigError", "BackendUnavailable", "InputError", "SimplexTooLarge",
     "TooManyFaces", "UnknownUser", "UnknownEntity",

@@ -102,10 +102,10 @@ class MemoryTools:
     def gaps(self, question: str, user: str | None = None, as_speaker: str | None = None) -> dict[str, Any]:
         whose = self._whose(user)
         self._models()
-        got = self.mem.recall(question, user=whose, k=1, asker=as_speaker)
-        return {"user": whose, "entities": [e.name for e in got.analysis.entities],
+        found = self.mem.gaps(question, user=whose, asker=as_speaker)
+        return {"user": whose, "entities": found.entities,
                 "gaps": [{"question": g.question, "hole": g.hole, "kind": g.kind, "entities": list(g.names),
-                          "meaning": g.meaning} for g in got.gaps]}
+                          "meaning": g.meaning} for g in found.gaps]}
 
     def list_memories(self, user: str | None = None, conversation: str | None = None, speaker: str | None = None,
                       entity: str | None = None, since: str | None = None, until: str | None = None,

@@ -23,7 +23,7 @@ from .ingest.messages import to_turns
 from .keys import check_user
 from .models import Models
 from .records import Conversation, StoredMemory
-from .recall import CHANNELS, Recollection, recall
+from .recall import CHANNELS, Gaps, Recollection, gaps, recall
 from .settings import Settings
 from .store import Store
 from . import supersession
@@ -204,6 +204,13 @@ class Memory:
         return recall(self.store, self.models, query, user=user, k=k, token_budget=token_budget, asker=asker,
                       channels=channels, neighbours=neighbours, rank=rank, keep_candidates=keep_candidates,
                       include_archived=include_archived, abstracts=abstracts)
+
+    def gaps(self, query: str, *, user: str, asker: str | None = None) -> Gaps:
+        """What memory lacks around `query`, real holes first, each phrased as a question the
+        agent could ask: names memory does not know, entities it names never seen together,
+        and those seen together only inside a larger observation (no hole). The gaps `recall`
+        gives, without recalling memories (none is counted as accessed)."""
+        return gaps(self.store, self.models, query, user=user, asker=asker)
 
     def maintain(self, user: str | None = None, *, now: datetime | None = None,
                  dry_run: bool = False) -> lifecycle.Maintained:

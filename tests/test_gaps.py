@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from graphmem import Settings
+from graphmem import Settings, lifecycle
+from graphmem.errors import InputError
 from graphmem.models import Models
 from graphmem.recall.phrasing import ask_back
 
@@ -170,3 +171,19 @@ def test_support_tells_observed_inside_larger_and_never_together(cx):
     assert {len(s.face.vids) for s in cx.support(["Alice", "Bob", "Paris", "Carol"], max_dim=1)} == {2}
     holder, kind = cx.holders([cx.vids(["Alice", "Bob"])])[cx.vids(["Alice", "Bob"])]
     assert holder.names == ("Alice", "Bob", "Paris") and kind == "observed"
+
+
+def test_memory_gaps_are_the_gaps_recall_gives_and_recall_no_memory(friends):
+    mem, user = friends
+    question = "Did Melanie and Oscar ever visit Boston?"
+    lifecycle.flush_accesses(mem.store)
+    before = {m.id: m.accesses for m in mem.memories(user, limit=None)}
+    found = mem.gaps(question, user=user)
+    lifecycle.flush_accesses(mem.store)
+    assert {m.id: m.accesses for m in mem.memories(user, limit=None)} == before  # nothing counted as recalled
+    recalled = mem.recall(question, user=user, k=3)
+    assert [g.to_dict() for g in found.gaps] == [g.to_dict() for g in recalled.gaps]
+    assert found.entities == [e.name for e in recalled.analysis.entities]
+    assert found.questions() == recalled.questions() and len(found.questions(holes_only=False)) == 3
+    with pytest.raises(InputError):
+        mem.gaps("  ", user=user)

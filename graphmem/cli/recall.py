@@ -65,14 +65,13 @@ def gaps_command(ctx, query, asker, user, as_json):
     \b
     Example:  graphmem gaps "Did Caroline and Melanie ever go to Paris?" --user demo
     """
-    result = open_memory(ctx).recall(query, user=user, k=1, asker=asker)  # the gaps, not the memories
+    found = open_memory(ctx).gaps(query, user=user, asker=asker)
 
     def render(d: dict) -> None:
         console.print(f"entities: {', '.join(d['entities']) or 'none matched'}", markup=False)
         render_gaps(d["gaps"])
 
-    emit({"entities": [e.name for e in result.analysis.entities], "gaps": [g.to_dict() for g in result.gaps]},
-         as_json, render)
+    emit({"entities": found.entities, "gaps": [g.to_dict() for g in found.gaps]}, as_json, render)
 
 
 def render_gaps(found: list[dict]) -> None:

@@ -6,7 +6,7 @@ structure behind them (`mem.recall(query, user=..., k=10)`).
 `tuning` holds every constant they use."""
 
 from .channels import CHANNELS, Channel, Ranked
-from .pipeline import recall
-from .results import Recalled, Recollection, trim_to_budget
+from .pipeline import gaps, recall
+from .results import Gaps, Recalled, Recollection, trim_to_budget
 
-__all__ = ["recall", "Recollection", "Recalled", "trim_to_budget", "CHANNELS", "Channel", "Ranked"]
+__all__ = ["recall", "gaps", "Recollection", "Recalled", "Gaps", "trim_to_budget", "CHANNELS", "Channel", "Ranked"]

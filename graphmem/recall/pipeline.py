@@ -19,7 +19,7 @@ from .gaps import Gap, find_gaps
 from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
-from .results import Recalled, Recollection, trim_to_budget
+from .results import Gaps, Recalled, Recollection, trim_to_budget
 from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
                      POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
 
@@ -32,8 +32,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     inheritance, the ranker (fused order, as with recall_ranker "off"); `keep_candidates` keeps
     the ranker's input; `include_archived`: archived memories (graphmem/lifecycle.py) too;
     `abstracts`: False leaves out what abstracts lend their members (graphmem/consolidation.py)."""
-    if not isinstance(query, str) or not query.strip():
-        raise InputError("a recall query must be non-empty text")
+    _check_query(query)
     if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
         raise InputError(f"k must be a positive integer, not {k!r}")
     if token_budget is not None and (not isinstance(token_budget, int) or isinstance(token_budget, bool)
@@ -97,6 +96,21 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     clock["total"] = round((time.perf_counter() - started) * 1000, 2)
     return Recollection(query, user, analysis, memories, subcomplex, gaps, analysis.notes, clock,
                         candidates if keep_candidates else None, abstracts=candidates.abstracts)
+
+
+def gaps(store: Store, models: Models, query: str, *, user: str, asker: str | None = None) -> Gaps:
+    """The gaps around `query`, best first (gaps.py), from the question's analysis alone: the
+    same gaps recall gives, without ranking memories or counting any as recalled."""
+    _check_query(query)
+    cx = Complex(store, user)
+    cx.require_user()
+    analysis = analyse(store, models, user, query, asker)
+    return Gaps(query, user, [e.name for e in analysis.entities], find_gaps(cx, analysis))
+
+
+def _check_query(query: object) -> None:
+    if not isinstance(query, str) or not query.strip():
+        raise InputError("a recall query must be non-empty text")
 
 
 def _lap(clock: dict[str, float], name: str, since: float) -> None:

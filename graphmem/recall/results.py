@@ -53,6 +53,26 @@ class InducedSubcomplex:
 
 
 @dataclass
+class Gaps:
+    """What memory lacks around a question (`Memory.gaps`), recalling no memory: the entities
+    of the question memory knows, and the gaps among them, best first."""
+
+    query: str
+    user: str
+    entities: list[str]
+    gaps: list[Gap]
+
+    def questions(self, holes_only: bool = True) -> list[str]:
+        """The gaps as questions the agent could ask the user, best first: by default only the
+        real holes' (entities seen together only inside a larger observation are no hole)."""
+        return [g.question for g in self.gaps if g.hole or not holes_only]
+
+    def to_dict(self) -> dict:
+        return {"query": self.query, "user": self.user, "entities": self.entities,
+                "gaps": [g.to_dict() for g in self.gaps]}
+
+
+@dataclass
 class Recollection:
     """The memories recalled for a question, best first, with the structure behind them."""
 
@@ -78,9 +98,8 @@ class Recollection:
         return "\n".join(m.context_line() for m in self.memories)
 
     def questions(self, holes_only: bool = True) -> list[str]:
-        """The gaps as questions the agent could ask the user, best first: by default only the
-        real holes' (entities seen together only inside a larger observation are no hole)."""
-        return [g.question for g in self.gaps if g.hole or not holes_only]
+        """The gaps as questions the agent could ask the user (Gaps.questions)."""
+        return Gaps(self.query, self.user, [], self.gaps).questions(holes_only)
 
     def induced_subcomplex(self, neighbours: int = 4) -> InducedSubcomplex:
         """The retrieved subcomplex on the question's entities and at most `neighbours` others:
