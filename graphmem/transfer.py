@@ -45,7 +45,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Union
 
-from .consolidation import consolidate
+from .consolidation import consolidate, deferred
 from .errors import GraphmemError, InputError, UnknownUser
 from .ingest.lease import UserLease
 from .keys import check_user
@@ -96,7 +96,7 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
 # and what it leaves for the next one (whether it finished, the name of the entity catalogue a
 # process may keep a copy of), the time of the last write, an import's mark. Neither exported
 # nor imported: an export is a function of the memory alone. What consolidation waits to derive
-# (`unconsolidated`) goes with the abstracts: an import derives every one.
+# (`unconsolidated`) is derived before an export writes anything.
 # Derived state, rebuilt from the memories after an import (graphmem/consolidation.py): not exported.
 DERIVED = ("Abstract",)
 LOCAL = {"User": frozenset({"lease", "lease_until", "unfinished", "catalog", "touched_at", "importing",
@@ -146,6 +146,8 @@ def export(store: Store, user: str, file: Destination, *, progress: Progress | N
     if not store.run("user_exists", user_id=user)[0]["known"]:
         raise UnknownUser(user)
     with UserLease(store, user) as lease:
+        if deferred(store, user):  # what `Memory.add` left waiting is derived first: session simplices travel
+            consolidate(store, user, [])
         counts = _counts(store, user)
         total = sum(nodes + rels for nodes, rels in counts.values())
         header = {"graphmem_export": FORMAT, "user": user, "embedding_model": store.settings.embedding_model,

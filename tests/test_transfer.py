@@ -146,6 +146,22 @@ def test_an_import_under_another_user_leaves_the_original_untouched(source, expo
     assert held and not [p for row in held for p in row["p"].values() if user in json.dumps(p)]
 
 
+def test_an_export_derives_what_added_messages_left_waiting_first(source, tmp_path):
+    """`Memory.add` leaves a session's simplex to a later pass, and simplices travel: the file
+    holds it, and the copy is what the source is once derived."""
+    mem, _ = source
+    user = f"waiting-{uuid.uuid4().hex[:8]}"
+    for text in ("I adopted a puppy called Rex in Lisbon.", "Emma wants to meet Rex in Porto."):
+        mem.add([("Alice", text)], user=user, conversation="walk")
+    assert not [s for s in mem.complex(user).simplices() if s.kind == "session"]  # waiting
+    path = tmp_path / "waiting.jsonl"
+    mem.export(user, path)
+    assert [s.kind for s in mem.complex(user).simplices()].count("session") == 1
+    copy = f"copy-{uuid.uuid4().hex[:8]}"
+    mem.import_(path, user=copy)
+    assert dump(mem, copy) == dump(mem, user) and mem.complex(copy).verify() == []
+
+
 def _replace(lines: list[str], at: int, change) -> list[str]:
     return lines[:at - 1] + [change(lines[at - 1])] + lines[at:]
 
