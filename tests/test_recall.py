@@ -241,3 +241,25 @@ def test_the_entity_walk_takes_neighbours_only_while_their_mentions_fit(memory_u
         {"u": user, "v": seed["vid"]})}
     assert walked(0) == own  # no neighbour fits in no room
     assert walked(1000) > own  # the neighbours' memories join
+
+
+def test_statements_run_beside_each_other_give_what_they_give_one_after_another(memory_user, monkeypatch):
+    import graphmem.recall.pipeline as pipeline
+    import graphmem.recall.versions as versions
+    from graphmem.threads import Here
+
+    mem, user = memory_user
+    questions = ["Did Emma and Rex meet in Lisbon?", "What happened in June 2023?",
+                 "Where did Alice adopt Rex, and who made a vase?", "What is Carol's job?"]
+
+    def answers() -> list:
+        got = [mem.recall(q, user=user, k=5) for q in questions]
+        return [([(m.uid, m.score, m.channels) for m in r.memories], [g.question for g in r.gaps],
+                 [str(s) for s in r.subcomplex], r.abstracts) for r in got]
+
+    together = answers()
+    timings = mem.recall(questions[0], user=user).timings
+    assert {"channels", "simplicial", "gaps", "waited"} <= set(timings)
+    for module in (pipeline, versions):
+        monkeypatch.setattr(module, "beside", lambda store: Here())
+    assert answers() == together

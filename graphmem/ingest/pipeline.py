@@ -10,7 +10,7 @@ import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, Callable, Sequence, Union
+from typing import Callable, Sequence, Union
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from ..errors import InputError
 from ..forgetting import forget_memories, leftovers
 from ..models import Embedder, Models
 from ..store import Store
+from ..threads import Here
 from .formats import Turn, read_transcript
 from .lease import UserLease
 from .identity import Alignment, Stored, align, name_conversation, session_key
@@ -201,28 +202,10 @@ def _resolver(store: Store, cx: Complex, lease: UserLease | None, embed: Callabl
     return Resolver(store.run("entity_catalog", user_id=cx.user), embed, store.settings.entity_merge_threshold)
 
 
-class _Here:
-    """An executor that runs each task at once, in the calling thread: one batch has nothing to
-    overlap, and handing its parse and its writes to threads of their own made adding one
-    message several milliseconds slower (bench/README.md, "Serving")."""
-
-    def __enter__(self) -> "_Here":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
-        done: Future = Future()
-        try:
-            done.set_result(fn(*args))
-        except BaseException as exc:  # noqa: BLE001 - re-raised by result(), as a thread's would be
-            done.set_exception(exc)
-        return done
-
-
-def _worker(here: bool) -> Union[_Here, ThreadPoolExecutor]:
-    return _Here() if here else ThreadPoolExecutor(max_workers=1)
+def _worker(here: bool) -> Union[Here, ThreadPoolExecutor]:
+    # one batch has nothing to overlap, and handing its parse and its writes to threads of their
+    # own made adding one message several milliseconds slower (bench/README.md, "Serving")
+    return Here() if here else ThreadPoolExecutor(max_workers=1)
 
 
 def _after(previous: Future | None, write: Callable[..., None], *args: object) -> None:

@@ -5,7 +5,8 @@ rerank, token budget) with its structure (the query-induced subcomplex and its g
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Sequence, TypeVar, Union
 
 from ..complex import Complex
 from ..errors import InputError
@@ -13,15 +14,19 @@ from ..lifecycle import note_recalled
 from ..models import Models
 from ..simplex import Simplex, from_epoch
 from ..store import Store
+from ..threads import Here, beside
 from .analysis import Analysis, analyse
-from .channels import CHANNELS, REGISTRY, Ask, Cosines, cosines_of
-from .gaps import Gap, find_gaps
+from .channels import CHANNELS, REGISTRY, Ask, Cosines, Ranked, cosines_of
+from .gaps import find_gaps
 from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
 from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
                      POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
+
+
+T = TypeVar("T")
 
 
 def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
@@ -50,21 +55,12 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     analysis = analyse(store, models, user, query, asker)
     _lap(clock, "analysis", started)
 
-    rankings: dict[str, list[str]] = {}
-    cosines: dict[str, Cosines] = {}
-    simplices: list[dict] = []
-    for name in (c for c in CHANNELS if c in channels):  # in the registry's order: boosts read earlier ones
-        t0 = time.perf_counter()
-        channel = REGISTRY[name]
-        if all(getattr(analysis, need) for need in channel.needs):
-            found = tuple(dict.fromkeys(uid for ranked in rankings.values() for uid in ranked))
-            ranked = channel.rank(Ask(store, user, analysis, found if channel.boosts else ()))
-            rankings[name] = ranked.uids
-            cosines = cosines or ranked.cosines  # the semantic channel's
-            simplices = simplices or ranked.simplices  # the simplicial channel's
-        else:
-            rankings[name] = []
-        _lap(clock, name, t0)
+    pool = beside(store)
+    # the gaps need the question alone; a Complex of their own, as its name cache is no thread's to share
+    gaps_found = pool.submit(_timed, clock, "gaps", find_gaps, Complex(store, user), analysis)
+    t0 = time.perf_counter()
+    rankings, cosines, simplices = run_channels(store, user, analysis, channels, clock, pool)
+    _lap(clock, "channels", t0)  # the wall time of them all; each one's own time is under its name
 
     t0 = time.perf_counter()
     weights = settings.recall_weights.get(analysis.type, {})
@@ -90,8 +86,11 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
         memories = memories[:k]
     if token_budget is not None:
         memories = trim_to_budget(memories, token_budget)
-    subcomplex, gaps = structure(cx, analysis, simplices)
+    subcomplex = structure(cx, simplices)
     _lap(clock, "structure", t0)
+    t0 = time.perf_counter()
+    gaps = gaps_found.result()
+    _lap(clock, "waited", t0)
     note_recalled(store, user, [m.uid for m in memories])  # an append; written in batches
     clock["total"] = round((time.perf_counter() - started) * 1000, 2)
     return Recollection(query, user, analysis, memories, subcomplex, gaps, analysis.notes, clock,
@@ -115,6 +114,44 @@ def _check_query(query: object) -> None:
 
 def _lap(clock: dict[str, float], name: str, since: float) -> None:
     clock[name] = round((time.perf_counter() - since) * 1000, 2)
+
+
+def _timed(clock: dict[str, float], name: str, fn: Callable[..., T], *args: Any) -> T:
+    t0 = time.perf_counter()
+    try:
+        return fn(*args)
+    finally:
+        _lap(clock, name, t0)
+
+
+# -- the channels ----------------------------------------------------------------------
+
+
+def run_channels(store: Store, user: str, a: Analysis, chosen: Sequence[str], clock: dict[str, float],
+                 pool: Union[Here, ThreadPoolExecutor]) -> tuple[dict[str, list[str]], dict[str, Cosines], list[dict]]:
+    """Each chosen channel's ranking (in the registry's order), the semantic channel's cosines
+    and the simplicial channel's simplices. A boosting channel reads what the channels before it
+    found, so those run one after another here; the channels after the last booster need nothing
+    from the others and run beside them."""
+    order = [c for c in CHANNELS if c in chosen]
+    chain = max((i for i, c in enumerate(order) if REGISTRY[c].boosts), default=-1) + 1
+    later = {c: pool.submit(_timed, clock, c, _rank, store, user, a, c, ()) for c in order[chain:]}
+    ranked: dict[str, Ranked] = {}
+    for c in order[:chain]:
+        found = tuple(dict.fromkeys(uid for r in ranked.values() for uid in r.uids)) if REGISTRY[c].boosts else ()
+        ranked[c] = _timed(clock, c, _rank, store, user, a, c, found)
+    ranked.update((c, future.result()) for c, future in later.items())
+    ranked = {c: ranked[c] for c in order}
+    cosines = next((r.cosines for r in ranked.values() if r.cosines), {})
+    simplices = next((r.simplices for r in ranked.values() if r.simplices), [])
+    return {c: r.uids for c, r in ranked.items()}, cosines, simplices
+
+
+def _rank(store: Store, user: str, a: Analysis, name: str, found: tuple[str, ...]) -> Ranked:
+    channel = REGISTRY[name]
+    if not all(getattr(a, need) for need in channel.needs):
+        return Ranked([])
+    return channel.rank(Ask(store, user, a, found))
 
 
 def _best_first(scores: dict[str, float]) -> list[str]:
@@ -146,7 +183,8 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
                               + [uid for ranked in rankings.values() for uid in ranked[:POOL_PER_CHANNEL]]))
     # a broad question's answer is spread over memories an abstract may hold together; for the
     # others the statement is a cost without a use
-    holding = holders(store, user, by_fused, fused) if abstracts and a.type == "multi-hop" else []
+    holding = beside(store).submit(holders, store, user, by_fused, fused) if abstracts and a.type == "multi-hop" \
+        else None
     rows = store.run("recall_candidates", user_id=user, uids=pool, include_archived=include_archived) if pool else []
     kept = {r["uid"] for r in rows}
     pool = [uid for uid in pool if uid in kept]
@@ -173,7 +211,7 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     # (bench/README.md, "Consolidation"); the abstracts come back with the answer
     candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
                                     set(a.persons()))
-    candidates.abstracts = holding
+    candidates.abstracts = holding.result() if holding is not None else []
     return candidates
 
 
@@ -237,9 +275,8 @@ def rerank(model, query: str, memories: list[Recalled]) -> list[Recalled]:
     return [memories[i] for i in sorted(range(len(memories)), key=lambda i: (-float(scores[i]), memories[i].uid))]
 
 
-def structure(cx: Complex, a: Analysis, rows: list[dict]) -> tuple[list[Simplex], list[Gap]]:
-    """The retrieved simplices and the gaps around the question, ranked, each with a question
-    the agent could ask (gaps.py)."""
+def structure(cx: Complex, rows: list[dict]) -> list[Simplex]:
+    """The retrieved simplices, with their entities' names."""
     shown = rows[:DEPTH]
     every = cx.names_of(sorted({v for r in shown for v in r["path"]}))  # one lookup for all rows
-    return [Simplex.from_row(r, names=every) for r in shown], find_gaps(cx, a)
+    return [Simplex.from_row(r, names=every) for r in shown]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -96,15 +96,18 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
 
 def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,
                  linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
-                 window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
+                 window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None) -> list[tuple[str, float]]:
     """`ranked` with the version the reading wants (the later for "present", the earlier for
     "past") right above each of the first `head` memories that has one among the first
-    `window`. Memories with versions linked at write time (`linked`) are left to those links."""
+    `window`. Memories with versions linked at write time (`linked`) are left to those links.
+    `said`: what `restated` gives for the first `window`, when the caller read it already."""
     kind = question_kind(question)
     if kind is None or len(ranked) < 2:
         return ranked
     asked = words(question)
-    said = restated(store, user, [uid for uid, _ in ranked[:window] if uid not in linked])
+    if said is None:
+        said = restated(store, user, [uid for uid, _ in ranked[:window]])
+    said = {uid: s for uid, s in said.items() if uid not in linked}
     out = list(ranked)
     i = 0
     while i < min(head, window, len(out)):
