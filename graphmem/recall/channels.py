@@ -4,7 +4,8 @@ evidence, with one Cypher statement (or two: a walk and a boost), and all have o
 A channel has a `name`, says which parts of the analysis it `needs` (it ranks nothing when
 they are empty) and whether it `boosts` (reads what the channels before it found), and its
 `rank(ask)` returns `Ranked` memories, best first, with the cosines or simplices it computed on
-the way. Every channel breaks ties by uid, so the same data ranks the same on every backend."""
+the way. A boosting channel ranks in two steps, `walk(ask)`, which reads nothing the others
+found, and `boost(ask, walked)`, so that recall can run the walks beside the other channels. Every channel breaks ties by uid, so the same data ranks the same on every backend."""
 
 from __future__ import annotations
 
@@ -51,6 +52,15 @@ class Channel(Protocol):
     boosts: bool  # reads Ask.found
 
     def rank(self, ask: Ask) -> Ranked: ...
+
+
+class Booster(Channel, Protocol):
+    """A channel that boosts ranks in two steps: a walk that reads nothing the others found (it
+    may run beside them), then the boost of what they found."""
+
+    def walk(self, ask: Ask) -> list[dict]: ...
+
+    def boost(self, ask: Ask, walked: list[dict]) -> Ranked: ...
 
 
 def by_score(scores: dict[str, float], depth: int) -> list[str]:
@@ -106,11 +116,17 @@ class Lexical:
     boosts = True
 
     def rank(self, ask: Ask) -> Ranked:
-        a, depth = ask.analysis, ask.depth
-        walked = ask.store.run("recall_lexical", user_id=ask.user, terms=a.words, max_df=FANOUT, limit=depth)
+        return self.boost(ask, self.walk(ask))
+
+    def walk(self, ask: Ask) -> list[dict]:
+        return ask.store.run("recall_lexical", user_id=ask.user, terms=ask.analysis.words, max_df=FANOUT,
+                             limit=ask.depth)
+
+    def boost(self, ask: Ask, walked: list[dict]) -> Ranked:
+        a = ask.analysis
         boosted = ask.store.run("recall_lexical_boost", user_id=ask.user, terms=a.words, max_df=FANOUT,
                                 uids=list(ask.found)) if ask.found and a.memories > FANOUT else []
-        return Ranked(_with_boosts(walked, boosted, depth))
+        return Ranked(_with_boosts(walked, boosted, ask.depth))
 
 
 class EntityChannel:
@@ -123,15 +139,19 @@ class EntityChannel:
     boosts = True
 
     def rank(self, ask: Ask) -> Ranked:
-        a, depth = ask.analysis, ask.depth
-        seeds = [{"vid": e.vid, "weight": e.score} for e in a.entities if e.frequency <= FANOUT]
-        boosts = [{"vid": e.vid, "weight": e.score / math.log(2 + e.frequency)} for e in a.entities
+        return self.boost(ask, self.walk(ask))
+
+    def walk(self, ask: Ask) -> list[dict]:
+        seeds = [{"vid": e.vid, "weight": e.score} for e in ask.analysis.entities if e.frequency <= FANOUT]
+        return ask.store.run("recall_entity", user_id=ask.user, seeds=seeds, decay=ENTITY_DECAY, fanout=FANOUT,
+                             limit=ask.depth) if seeds else []
+
+    def boost(self, ask: Ask, walked: list[dict]) -> Ranked:
+        boosts = [{"vid": e.vid, "weight": e.score / math.log(2 + e.frequency)} for e in ask.analysis.entities
                   if e.frequency > FANOUT]
-        walked = ask.store.run("recall_entity", user_id=ask.user, seeds=seeds, decay=ENTITY_DECAY, fanout=FANOUT,
-                               limit=depth) if seeds else []
         boosted = ask.store.run("recall_entity_boost", user_id=ask.user, uids=list(ask.found),
                                 boosts=boosts) if boosts and ask.found else []
-        return Ranked(_with_boosts(walked, boosted, depth))
+        return Ranked(_with_boosts(walked, boosted, ask.depth))
 
 
 def _with_boosts(walked: list[dict], boosted: list[dict], depth: int) -> list[str]:

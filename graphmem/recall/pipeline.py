@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Sequence, TypeVar, Union
+from dataclasses import replace
+from typing import Any, Callable, Sequence, TypeVar, Union, cast
 
 from ..complex import Complex
 from ..errors import InputError
@@ -16,7 +17,7 @@ from ..simplex import Simplex, from_epoch
 from ..store import Store
 from ..threads import Here, beside
 from .analysis import Analysis, analyse
-from .channels import CHANNELS, REGISTRY, Ask, Cosines, Ranked, cosines_of
+from .channels import CHANNELS, REGISTRY, Ask, Booster, Cosines, Ranked, cosines_of
 from .gaps import find_gaps
 from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
 from ..supersession import Validity
@@ -130,16 +131,26 @@ def _timed(clock: dict[str, float], name: str, fn: Callable[..., T], *args: Any)
 def run_channels(store: Store, user: str, a: Analysis, chosen: Sequence[str], clock: dict[str, float],
                  pool: Union[Here, ThreadPoolExecutor]) -> tuple[dict[str, list[str]], dict[str, Cosines], list[dict]]:
     """Each chosen channel's ranking (in the registry's order), the semantic channel's cosines
-    and the simplicial channel's simplices. A boosting channel reads what the channels before it
-    found, so those run one after another here; the channels after the last booster need nothing
-    from the others and run beside them."""
+    and the simplicial channel's simplices. A boosting channel's boost reads what the channels
+    before it found, so the boosts run one after another, in order; everything else (the boosting
+    channels' walks, the channels after the last booster) needs nothing from the others and runs
+    beside them from the start."""
     order = [c for c in CHANNELS if c in chosen]
     chain = max((i for i, c in enumerate(order) if REGISTRY[c].boosts), default=-1) + 1
-    later = {c: pool.submit(_timed, clock, c, _rank, store, user, a, c, ()) for c in order[chain:]}
+    asked = Ask(store, user, a)
+    later = {c: pool.submit(_timed, clock, c, _rank, asked, c) for c in order[chain:]}
+    walks = {c: pool.submit(_timed, clock, c, cast(Booster, REGISTRY[c]).walk, asked)
+             for c in order[:chain] if REGISTRY[c].boosts and _usable(a, c)}
     ranked: dict[str, Ranked] = {}
     for c in order[:chain]:
-        found = tuple(dict.fromkeys(uid for r in ranked.values() for uid in r.uids)) if REGISTRY[c].boosts else ()
-        ranked[c] = _timed(clock, c, _rank, store, user, a, c, found)
+        if c not in walks:
+            ranked[c] = _timed(clock, c, _rank, asked, c)
+            continue
+        walked = walks[c].result()  # its time is on the clock already
+        found = tuple(dict.fromkeys(uid for r in ranked.values() for uid in r.uids))
+        t0 = time.perf_counter()
+        ranked[c] = cast(Booster, REGISTRY[c]).boost(replace(asked, found=found), walked)
+        clock[c] = round(clock[c] + (time.perf_counter() - t0) * 1000, 2)
     ranked.update((c, future.result()) for c, future in later.items())
     ranked = {c: ranked[c] for c in order}
     cosines = next((r.cosines for r in ranked.values() if r.cosines), {})
@@ -147,11 +158,12 @@ def run_channels(store: Store, user: str, a: Analysis, chosen: Sequence[str], cl
     return {c: r.uids for c, r in ranked.items()}, cosines, simplices
 
 
-def _rank(store: Store, user: str, a: Analysis, name: str, found: tuple[str, ...]) -> Ranked:
-    channel = REGISTRY[name]
-    if not all(getattr(a, need) for need in channel.needs):
-        return Ranked([])
-    return channel.rank(Ask(store, user, a, found))
+def _usable(a: Analysis, name: str) -> bool:
+    return all(getattr(a, need) for need in REGISTRY[name].needs)
+
+
+def _rank(ask: Ask, name: str) -> Ranked:
+    return REGISTRY[name].rank(ask) if _usable(ask.analysis, name) else Ranked([])
 
 
 def _best_first(scores: dict[str, float]) -> list[str]:
