@@ -5,7 +5,8 @@ A channel has a `name`, says which parts of the analysis it `needs` (it ranks no
 they are empty) and whether it `boosts` (reads what the channels before it found), and its
 `rank(ask)` returns `Ranked` memories, best first, with the cosines or simplices it computed on
 the way. A boosting channel ranks in two steps, `walk(ask)`, which reads nothing the others
-found, and `boost(ask, walked)`, so that recall can run the walks beside the other channels. Every channel breaks ties by uid, so the same data ranks the same on every backend."""
+found, and `boost(ask, walked)`, so that recall can run the walks beside the other channels.
+Every channel breaks ties by uid, so the same data ranks the same on every backend."""
 
 from __future__ import annotations
 
