@@ -5,23 +5,22 @@ same recall with every statement one after another, in one process, on one store
 
 HOME is a store the recall benchmark kept (`BENCH_RECALL_HOME=HOME python -m bench perf --only
 recall`); the questions are the ones that benchmark asks at the store's size (when it measures
-that size alone, as a run on a kept store does). Each question is asked both ways, alternating which goes first, so that the machine's
-drift falls on both alike. Reported: p50, p95 and p99 of each, and whether every answer was the
+that size alone, as a run on a kept store does). Each question is asked both ways, alternating
+which goes first, so that the machine's drift falls on both alike. Reported: p50, p95 and p99 of each, and whether every answer was the
 same (memories, scores, gaps, subcomplex)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import time
 from pathlib import Path
 
-import graphmem.recall.pipeline as pipeline
-import graphmem.recall.versions as versions
 from graphmem import Memory, Settings
 from graphmem.drivers.embedded import EmbeddedServer
-from graphmem.threads import Here, beside
+from graphmem.threads import one_after_another
 
 from .recall import QUESTIONS, SEED, USER, sources, synthetic
 
@@ -38,10 +37,6 @@ def questions(memories: int, count: int) -> list[str]:
         asked += qs
         seen += len(turns)
     return random.Random(SEED + 2).sample(asked, min(count, len(asked)))
-
-
-def _serial(store: object) -> Here:
-    return Here()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,14 +58,13 @@ def main(argv: list[str] | None = None) -> int:
         for i, q in enumerate(asked):
             answers = {}
             for way in sorted(times, reverse=i % 2 == 1):
-                pipeline.beside = versions.beside = _serial if way == "one after another" else beside
-                t0 = time.perf_counter()
-                got = mem.recall(q, user=USER, k=10)
-                times[way].append((time.perf_counter() - t0) * 1000)
+                with one_after_another() if way == "one after another" else contextlib.nullcontext():
+                    t0 = time.perf_counter()
+                    got = mem.recall(q, user=USER, k=10)
+                    times[way].append((time.perf_counter() - t0) * 1000)
                 answers[way] = ([(m.uid, m.score) for m in got.memories], [g.question for g in got.gaps],
                                 [str(s) for s in got.subcomplex])
             same += len({repr(a) for a in answers.values()}) == 1
-        pipeline.beside = versions.beside = beside
         print(f"recall k=10 at {n:,} memories, {len(asked)} questions, each asked both ways:")
         for way, ms in times.items():
             ms.sort()

@@ -1,12 +1,14 @@
 """Work handed to threads. Recall sends the statements that need nothing from each other at
 once: the database answers them on its own threads while the caller's thread waits for, or
-computes with, the others. Under `--cypher` (a store that records a plan) every task runs in
-the calling thread, so that the plan lists the statements in one order."""
+computes with, the others. Under `--cypher` (a store that records a plan), and inside
+`one_after_another()`, every task runs in the calling thread: the plan lists the statements in
+one order, and a benchmark or a test can compare the two ways."""
 
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Callable, Union
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Union
 
 from .store import Store
 
@@ -14,6 +16,7 @@ from .store import Store
 # more than they compute, and none waits on another task, so calls that share it cannot block
 # each other for good.
 _BESIDE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-beside")
+_here_only = 0  # how many one_after_another() blocks are open, in any thread
 
 
 class Here:
@@ -35,5 +38,17 @@ class Here:
 
 
 def beside(store: Store) -> Union[Here, ThreadPoolExecutor]:
-    """Where `store`'s independent statements run: the shared threads, or here under a plan."""
-    return Here() if store.plan is not None else _BESIDE
+    """Where `store`'s independent statements run: the shared threads, or here under a plan or
+    inside `one_after_another()`."""
+    return Here() if store.plan is not None or _here_only else _BESIDE
+
+
+@contextmanager
+def one_after_another() -> Iterator[None]:
+    """Within the block, every task of the process runs in its caller's thread."""
+    global _here_only
+    _here_only += 1
+    try:
+        yield
+    finally:
+        _here_only -= 1

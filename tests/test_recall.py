@@ -243,10 +243,8 @@ def test_the_entity_walk_takes_neighbours_only_while_their_mentions_fit(memory_u
     assert walked(1000) > own  # the neighbours' memories join
 
 
-def test_statements_run_beside_each_other_give_what_they_give_one_after_another(memory_user, monkeypatch):
-    import graphmem.recall.pipeline as pipeline
-    import graphmem.recall.versions as versions
-    from graphmem.threads import Here
+def test_statements_run_beside_each_other_give_what_they_give_one_after_another(memory_user):
+    from graphmem.threads import one_after_another
 
     mem, user = memory_user
     questions = ["Did Emma and Rex meet in Lisbon?", "What happened in June 2023?",
@@ -260,6 +258,5 @@ def test_statements_run_beside_each_other_give_what_they_give_one_after_another(
     together = answers()
     timings = mem.recall(questions[0], user=user).timings
     assert {"channels", "simplicial", "gaps", "waited"} <= set(timings)
-    for module in (pipeline, versions):
-        monkeypatch.setattr(module, "beside", lambda store: Here())
-    assert answers() == together
+    with one_after_another():
+        assert answers() == together

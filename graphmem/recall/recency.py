@@ -94,6 +94,13 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     return out
 
 
+def versions_asked(question: str, ranked: Sequence[object]) -> str | None:
+    """The question's kind (`question_kind`) when `newest_first` has versions to tell apart for
+    it among `ranked`, else None."""
+    kind = question_kind(question)
+    return kind if kind is not None and len(ranked) >= 2 else None
+
+
 def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,
                  linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
                  window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None) -> list[tuple[str, float]]:
@@ -101,8 +108,8 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     "past") right above each of the first `head` memories that has one among the first
     `window`. Memories with versions linked at write time (`linked`) are left to those links.
     `said`: what `restated` gives for the first `window`, when the caller read it already."""
-    kind = question_kind(question)
-    if kind is None or len(ranked) < 2:
+    kind = versions_asked(question, ranked)
+    if kind is None:
         return ranked
     asked = words(question)
     if said is None:

@@ -11,7 +11,7 @@ import re
 from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
-from .recency import newest_first, question_kind, restated
+from .recency import newest_first, restated, versions_asked
 from .tuning import VERSION_WINDOW
 
 # Words that ask about an earlier state of things; anything else reads the present.
@@ -38,10 +38,9 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, versions no link records are read too (recency.newest_first)."""
     head = [uid for uid, _ in ranked[:depth]]
-    unlinked = question is not None and question_kind(question) is not None and len(ranked) >= 2
     # the versions no link records are read beside the links: the links only narrow them down
     said = beside(store).submit(restated, store, user, [uid for uid, _ in ranked[:VERSION_WINDOW]]) \
-        if unlinked else None
+        if question is not None and versions_asked(question, ranked) else None
     known = validity(store, user, head)
     if question is not None and said is not None:
         ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result())
