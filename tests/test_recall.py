@@ -53,6 +53,23 @@ def test_each_channel_finds_its_answer(memory_user):
         assert all(channels[0] in m.channels for m in got.memories)
 
 
+def test_the_temporal_statement_ranks_a_range_by_the_question_entities_then_by_time(memory_user):
+    mem, user = memory_user
+    a = analyse(mem.store, mem.models, user, "What did Carol do in June 2023?")
+    assert a.time_range is not None and a.entities
+    start, end = a.time_range
+
+    def ranked(vids: list[int]) -> list[str]:
+        rows = mem.run("recall_temporal", user_id=user, start=start, end=end, vids=vids, limit=10)
+        source = {r["uid"]: r["source_id"] for r in mem.run("recall_memories", user_id=user, uids=[r["uid"] for r in rows])}
+        return [source[r["uid"]] for r in rows]
+
+    with_carol = ranked([e.vid for e in a.entities])
+    assert set(with_carol[:2]) == {line(8), line(10)}  # June, and Carol's
+    assert with_carol[2:] == [line(9)]  # June only; May's turns are out of range
+    assert sorted(ranked([])) == sorted(with_carol)  # without entities: the same range, by time alone
+
+
 def test_a_fact_in_one_sentence_of_a_long_turn_is_found_by_that_sentence(mem, tmp_path):
     path = tmp_path / "long.txt"
     path.write_text("## 8 May 2023\n"
