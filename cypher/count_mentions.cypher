@@ -11,6 +11,7 @@ MATCH (e:Entity {user_id: $user_id, vid: row.vid})
 // an entity this write created holds its creation time, not a memory's
 WITH e, row, coalesce(e.frequency, 0) = 0 AS unseen
 SET e.aliases = row.aliases, e.alias_text = reduce(acc = '', a IN row.aliases | acc + ' ' + a),
+    e.alias_norms = [a IN row.aliases | toLower(a)],
     e.frequency = coalesce(e.frequency, 0) + row.mentions,
     e.first_seen = CASE WHEN unseen OR row.first < e.first_seen THEN coalesce(row.first, e.first_seen)
                         ELSE e.first_seen END,

@@ -18,6 +18,7 @@ WITH u, collect(CASE WHEN e IS NULL THEN ent END) AS fresh
 FOREACH (i IN range(0, size(fresh) - 1) |
   CREATE (:Entity {user_id: $user_id, vid: u.next_vid + i, name: fresh[i].name, norm: fresh[i].norm,
                    kind: fresh[i].kind, aliases: [fresh[i].name], alias_text: fresh[i].name,
+                   alias_norms: [toLower(fresh[i].name)],
                    frequency: 0, first_seen: $now, last_seen: $now,
                    pending: CASE WHEN $pending THEN $now ELSE null END}))
 SET u.next_vid = u.next_vid + size(fresh)

@@ -7,6 +7,7 @@ CREATE INDEX FOR (u:User) ON (u.id);
 CREATE INDEX FOR (e:Entity) ON (e.user_id);
 CREATE INDEX FOR (e:Entity) ON (e.vid);
 CREATE INDEX FOR (e:Entity) ON (e.norm);
+CREATE INDEX FOR (e:Entity) ON (e.alias_norms);
 CREATE INDEX FOR (m:Memory) ON (m.user_id);
 CREATE INDEX FOR (m:Memory) ON (m.uid);
 CREATE INDEX FOR (m:Memory) ON (m.session);

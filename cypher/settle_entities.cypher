@@ -16,6 +16,7 @@ WITH e, frequency, first_seen, last_seen,
      reduce(acc = [], names IN said | acc + [n IN names WHERE NOT n IN acc]) AS aliases
 WITH e, frequency, first_seen, last_seen, CASE WHEN size(aliases) = 0 THEN e.aliases ELSE aliases END AS aliases
 SET e.aliases = aliases, e.alias_text = reduce(acc = '', a IN aliases | acc + ' ' + a),
+    e.alias_norms = [a IN aliases | toLower(a)],
     e.frequency = frequency, e.first_seen = coalesce(first_seen, e.first_seen),
     e.last_seen = coalesce(last_seen, e.last_seen)
 RETURN e.vid AS vid, e.name AS name, aliases, frequency, size([(e)<-[:LABEL]-(n) | n]) > 0 AS labelled

@@ -5,7 +5,8 @@
 // mode: write
 UNWIND $entities AS row
 MATCH (e:Entity {user_id: $user_id, vid: row.vid})
-SET e.aliases = row.aliases, e.alias_text = reduce(acc = '', a IN row.aliases | acc + ' ' + a)
+SET e.aliases = row.aliases, e.alias_text = reduce(acc = '', a IN row.aliases | acc + ' ' + a),
+    e.alias_norms = [a IN row.aliases | toLower(a)]
 WITH e
 OPTIONAL MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(e)
 WITH e, count(m) AS frequency, min(m.observed_at) AS first_seen, max(m.observed_at) AS last_seen

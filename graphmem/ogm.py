@@ -52,7 +52,7 @@ INTERNAL: dict[str, frozenset[str]] = {
     "User": frozenset({"next_vid", "catalog", "memories", "length_sum", "avg_length", "touched_at", "lease",
                        "lease_until", "unfinished", "unconsolidated"}),
     "Memory": frozenset({"digest", "access_flush", "forgetting", "forget_vids"}),
-    "Entity": frozenset({"alias_text"}),
+    "Entity": frozenset({"alias_text", "alias_norms"}),
     "SimplexNode": frozenset({"packed", "ring_head", "unwitnessed"}),
 }
 

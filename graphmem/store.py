@@ -140,6 +140,7 @@ class Store:
         schema = self.query("schema")
         self.driver.install_schema(schema.statements(), {"dimensions": self.settings.embedding_dimensions})
         self.run("migrate_lists")
+        self.run("migrate_alias_norms")
 
     @staticmethod
     def cypher(name: str, **params: Any) -> str:

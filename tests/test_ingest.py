@@ -21,6 +21,7 @@ from graphmem.errors import ConfigError, InputError
 from graphmem.ingest import ingest, read_transcript
 from graphmem.models import Models
 from graphmem.store import Store
+from graphmem.simplex import normalise
 from graphmem.models import SMALL_BATCH, Embedder, resolve_precision
 
 CONVERSATION = """\
@@ -118,6 +119,25 @@ def test_short_names_resolve_to_the_speaker(mem, user, tmp_path):
     catalog = {row["name"]: row for row in mem.run("entity_catalog", user_id=user)}
     assert "Mel" not in catalog and "Mel" in catalog["Melanie"]["aliases"]
     assert mem.complex(user).find(["Melanie", "Caroline", "lake"]) is not None
+
+
+def test_a_question_finds_an_entity_by_an_alias_also_when_stored_before_alias_norms(mem, user, tmp_path):
+    path = tmp_path / "mel.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in [
+        {"speaker": "Melanie", "text": "Hi Caroline, I painted a lake!", "timestamp": "2023-05-08T10:00:00"},
+        {"speaker": "Caroline", "text": "Wow Mel, that lake is lovely.", "timestamp": "2023-05-08T10:01:00"}]))
+    mem.ingest(path, user=user)
+
+    def named(*names: str) -> list[str]:
+        return [r["name"] for r in mem.run("recall_entities_by_name", user_id=user, norms=[normalise(n) for n in names])]
+
+    assert named("Mel") == ["Melanie"] and named("MELANIE", "mel") == ["Melanie"]
+    vids = [r["vid"] for r in mem.run("recall_entities_by_name", user_id=user, norms=["lake", "mel", "melanie", "caroline"])]
+    assert len(vids) == 3 and vids == sorted(vids)  # each once (by name and by alias), in one order on every backend
+    mem.driver.run("MATCH (e:Entity {user_id: $u}) SET e.alias_norms = null", {"u": user})  # as graphmem once wrote them
+    assert named("Mel") == []
+    mem.setup()
+    assert named("Mel") == ["Melanie"]
 
 
 def test_twice_is_once(mem, user, conversation):
