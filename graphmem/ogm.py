@@ -234,6 +234,7 @@ class Memory(_StoredNode):
     time_text = StringProperty()
     caption = StringProperty()
     length = IntegerProperty()
+    standing = BooleanProperty()  # a standing instruction; None otherwise
     complete = BooleanProperty()
     state = StringProperty()
     state_since = DateTimeProperty()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..keys import bounded
 from .claims import Claim, claims
 from .markup import BREAKS, Masked
+from .messages import USER_ROLE
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -61,6 +62,7 @@ class Extraction:
     time_text: str | None = None
     terms: dict[str, int] = field(default_factory=dict)  # lemma -> count, for the lexical index
     claims: list[Claim] = field(default_factory=list)  # what it says of someone (claims.py)
+    standing: bool = False  # a standing instruction ("Always include version numbers when I ask ...")
 
 
 def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None) -> Extraction:
@@ -70,7 +72,50 @@ def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None
     out.relations = relations(doc, out.mentions)
     out.claims = claims(doc, speaker, addressee, out.mentions)
     out.refers_to, out.time_text = resolve_time(doc, date)
+    out.standing = speaker == USER_ROLE and standing_instruction(doc)
     return out
+
+
+# -- standing instructions ---------------------------------------------------------------
+
+# Words that make a request hold beyond the turn it is made in.
+STANDING = re.compile(r"\b(always|never|from now on|every time|whenever|going forward|in (the )?future|"
+                      r"each time)\b", re.IGNORECASE)
+NOT_STANDING = re.compile(r"\bnever mind\b", re.IGNORECASE)
+# A standing instruction is a short turn: a long one is a conversation that happens to say "always".
+STANDING_CHARS = 400
+
+
+ASKING = re.compile(r"\b(i want you to|i'd like you to|i would like you to|please)\b", re.IGNORECASE)
+
+
+def standing_instruction(doc: Doc) -> bool:
+    """Whether the turn tells its listener how to act from now on: a short turn with a sentence
+    that is a request (an imperative: "Always include version numbers when I ask about
+    libraries", "Never use emojis"; or "I want you to ...", "please ...") and says it holds
+    beyond this turn (always, never, from now on, whenever, every time, going forward). Only a
+    user's message to an agent is read so (`extract`): between people, "never give up!" is
+    encouragement, not an instruction."""
+    text = doc.text.strip()
+    if len(text) > STANDING_CHARS or not STANDING.search(text) or NOT_STANDING.search(text):
+        return False
+    for sent in doc.sents:
+        if not STANDING.search(sent.text) or sent.text.rstrip().endswith("?"):
+            continue  # a question asks; it does not instruct
+        if ASKING.search(sent.text) or _imperative(sent):
+            return True
+    return False
+
+
+def _imperative(sent: Span) -> bool:
+    """A verb with no subject heads the sentence; or the sentence opens with "always" or
+    "never" and a word spaCy's small model takes for a noun or a present verb ("Always format
+    dates ...", "Always include ..." are parsed so)."""
+    root = sent.root
+    if root.tag_ in ("VB", "VBP") and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children):
+        return True
+    words = [t for t in sent if not t.is_punct and t.lower_ != "please"]
+    return len(words) > 1 and words[0].lower_ in ("always", "never") and words[1].tag_ in ("VB", "VBP", "NN")
 
 
 # -- terms ----------------------------------------------------------------------------

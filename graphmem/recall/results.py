@@ -32,10 +32,16 @@ class Recalled:
     superseded_by: str | None = None  # the newest memory that superseded it
     supersedes: list[str] = field(default_factory=list)  # the older memories it superseded
 
+    @property
+    def standing(self) -> bool:
+        """Whether it is a standing instruction that applies to the question (recall/standing.py)."""
+        return "standing" in self.channels
+
     def context_line(self) -> str:
         date = f"[{self.session_date[:10]}] " if self.session_date else ""
         until = f" (superseded {self.valid_until[:10]})" if self.valid_until else ""
-        return f"{date}{self.restated or self.text}{until}"
+        said = f"Standing instruction: {self.text}" if self.standing else self.restated or self.text
+        return f"{date}{said}{until}"
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,14 @@ VERSION_HEAD, VERSION_WINDOW = 1, 10
 VERSION_COSINE = 0.5
 VERSION_QUESTION_WORDS = 2
 
+# -- standing instructions (standing.py) ---------------------------------------------------
+
+# The least cosine between a question and a standing instruction for the instruction to come
+# first; and how many of the user's instructions are read, the newest. Chosen on half of BEAM's
+# conversations and checked on the other half (bench/README.md, "Standing instructions").
+STANDING_COSINE = 0.35
+STANDING_READ = 200
+
 # -- the answer ------------------------------------------------------------------------
 
 # The cross-encoder, when configured, reorders the fused top k * RERANK_POOL.
