@@ -103,6 +103,11 @@ async def every_tool(client: Client) -> None:
     assert (await call(client, "list", user=alice))["memories"] == []
     assert len((await call(client, "list", user=bob))["memories"]) == 1
 
+    rule = await call(client, "remember", user=bob, messages="Always include version numbers when I ask about software libraries.")
+    asked = await call(client, "recall", user=bob, question="Which software libraries should I use?", k=2)
+    assert asked["memories"][0]["id"] == rule["memory_ids"][0] and asked["memories"][0]["standing"]
+    assert asked["context"][0].endswith("Standing instruction: Always include version numbers when I ask about software libraries.")
+
 
 def test_every_tool_over_stdio_and_users_kept_apart(home):
     params = StdioServerParameters(command=GRAPHMEM[0], args=[*GRAPHMEM[1:], "mcp"], env=server_env(home))
