@@ -34,6 +34,7 @@ class StoredMemory:
     state: str = "active"  # active, warm, cold or archived (graphmem/lifecycle.py)
     accesses: int = 0  # times recall returned it (written in batches)
     last_accessed: datetime | None = None
+    standing: bool = False  # a standing instruction of the user's (recall/standing.py)
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -58,7 +59,8 @@ def _memory(user: str, row: dict) -> StoredMemory:
     return StoredMemory(row["id"], user, row["conversation"], row["session"], row["speaker"], row["text"],
                         _date(row["date"]), row["position"], row["source_id"], row["message_id"],
                         sorted(row["entities"] or []), row["state"] or "active", int(row["accesses"] or 0),
-                        datetime.fromtimestamp(row["last_accessed"], timezone.utc) if row["last_accessed"] else None)
+                        datetime.fromtimestamp(row["last_accessed"], timezone.utc) if row["last_accessed"] else None,
+                        bool(row["standing"]))
 
 
 def _date(text: str | None) -> datetime | None:

@@ -60,7 +60,8 @@ def test_the_instruction_on_a_questions_topic_comes_first(mem, user):
 def test_a_forgotten_instruction_no_longer_applies(mem, user):
     mem.add([("user", "Always include version numbers when I ask about software libraries."),
              ("user", "My budget tracker runs on Flask and SQLAlchemy.")], user=user)
-    [instruction] = [m for m in mem.memories(user) if m.text.startswith("Always")]
+    [instruction] = [m for m in mem.memories(user) if m.standing]
+    assert instruction.text.startswith("Always") and mem.get(instruction.id, user=user).standing
     mem.forget(user, memories=[instruction.id])
     got = mem.recall("Which software libraries does my budget tracker use?", user=user, k=3)
     assert not any(m.standing for m in got.memories) and got.memories
