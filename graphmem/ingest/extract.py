@@ -82,11 +82,10 @@ def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None
 STANDING = re.compile(r"\b(always|never|from now on|every time|whenever|going forward|in (the )?future|"
                       r"each time)\b", re.IGNORECASE)
 NOT_STANDING = re.compile(r"\bnever mind\b", re.IGNORECASE)
+# A request with a subject: "I want you to always cite sources", "Please never ...".
+ASKING = re.compile(r"\b(i want you to|i'd like you to|i would like you to|please)\b", re.IGNORECASE)
 # A standing instruction is a short turn: a long one is a conversation that happens to say "always".
 STANDING_CHARS = 400
-
-
-ASKING = re.compile(r"\b(i want you to|i'd like you to|i would like you to|please)\b", re.IGNORECASE)
 
 
 def standing_instruction(doc: Doc) -> bool:

@@ -89,6 +89,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
             analysis.notes.append(f"rerank off: model {settings.rerank_model!r} is not installed")
         else:
             memories = rerank(reranker, query, memories)
+            memories.sort(key=lambda m: not m.standing)  # an instruction that applies stays first
             _lap(clock, "rerank", t0)
         memories = memories[:k]
     if token_budget is not None:
