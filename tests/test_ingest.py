@@ -110,23 +110,24 @@ def test_known_answers(mem, user, conversation):
     assert cx.verify() == []
 
 
-def test_short_names_resolve_to_the_speaker(mem, user, tmp_path):
+def ingest_mel(mem, user: str, tmp_path: Path) -> None:
+    """Melanie, whom Caroline calls Mel."""
     path = tmp_path / "mel.jsonl"
     path.write_text("\n".join(json.dumps(m) for m in [
         {"speaker": "Melanie", "text": "Hi Caroline, I painted a lake!", "timestamp": "2023-05-08T10:00:00"},
         {"speaker": "Caroline", "text": "Wow Mel, that lake is lovely.", "timestamp": "2023-05-08T10:01:00"}]))
     mem.ingest(path, user=user)
+
+
+def test_short_names_resolve_to_the_speaker(mem, user, tmp_path):
+    ingest_mel(mem, user, tmp_path)
     catalog = {row["name"]: row for row in mem.run("entity_catalog", user_id=user)}
     assert "Mel" not in catalog and "Mel" in catalog["Melanie"]["aliases"]
     assert mem.complex(user).find(["Melanie", "Caroline", "lake"]) is not None
 
 
 def test_a_question_finds_an_entity_by_an_alias_also_when_stored_before_alias_norms(mem, user, tmp_path):
-    path = tmp_path / "mel.jsonl"
-    path.write_text("\n".join(json.dumps(m) for m in [
-        {"speaker": "Melanie", "text": "Hi Caroline, I painted a lake!", "timestamp": "2023-05-08T10:00:00"},
-        {"speaker": "Caroline", "text": "Wow Mel, that lake is lovely.", "timestamp": "2023-05-08T10:01:00"}]))
-    mem.ingest(path, user=user)
+    ingest_mel(mem, user, tmp_path)
 
     def named(*names: str) -> list[str]:
         return [r["name"] for r in mem.run("recall_entities_by_name", user_id=user, norms=[normalise(n) for n in names])]
