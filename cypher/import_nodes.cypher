@@ -4,6 +4,7 @@
 // key, a term by its word, a session by its id, a sentence under its memory by its place n.
 // Every property the export holds is set; `embedding` (a list of floats, or null) is kept
 // apart, as the store keeps vectors (here: a LIST<FLOAT> property, what the vector indexes read).
+// An entity from an export older than `alias_norms` (the aliases lower-cased) gets them here.
 // $nodes rows: {label, properties: {...} (user_id already the target user's), embedding}
 // params: user_id, nodes
 // mode: write
@@ -19,7 +20,8 @@ FOREACH (_ IN CASE WHEN row.label = 'Term' THEN [1] ELSE [] END |
   SET n += row.properties)
 FOREACH (_ IN CASE WHEN row.label = 'Entity' THEN [1] ELSE [] END |
   MERGE (n:Entity {user_id: $user_id, vid: row.properties.vid})
-  SET n += row.properties, n.embedding = row.embedding)
+  SET n += row.properties, n.embedding = row.embedding,
+      n.alias_norms = coalesce(row.properties.alias_norms, [a IN coalesce(row.properties.aliases, []) | toLower(a)]))
 FOREACH (_ IN CASE WHEN row.label = 'Memory' THEN [1] ELSE [] END |
   MERGE (n:Memory {user_id: $user_id, uid: row.properties.uid})
   SET n += row.properties, n.embedding = row.embedding)

@@ -1,7 +1,8 @@
 // import_nodes (FalkorDB): as import_nodes.cypher, with each embedding written as a vecf32
 // value, what FalkorDB's vector indexes read. Write a batch of the user's nodes from an export
 // (graphmem/transfer.py), each merged on its natural key, so that a retry, or an import
-// interrupted and run again, changes nothing.
+// interrupted and run again, changes nothing. An entity from an export older than `alias_norms`
+// (the aliases lower-cased) gets them here.
 // $nodes rows: {label, properties: {...} (user_id already the target user's), embedding}
 // params: user_id, nodes
 // mode: write
@@ -17,7 +18,8 @@ FOREACH (_ IN CASE WHEN row.label = 'Term' THEN [1] ELSE [] END |
   SET n += row.properties)
 FOREACH (_ IN CASE WHEN row.label = 'Entity' THEN [1] ELSE [] END |
   MERGE (n:Entity {user_id: $user_id, vid: row.properties.vid})
-  SET n += row.properties
+  SET n += row.properties,
+      n.alias_norms = coalesce(row.properties.alias_norms, [a IN coalesce(row.properties.aliases, []) | toLower(a)])
   FOREACH (v IN CASE WHEN row.embedding IS NULL THEN [] ELSE [row.embedding] END | SET n.embedding = vecf32(v)))
 FOREACH (_ IN CASE WHEN row.label = 'Memory' THEN [1] ELSE [] END |
   MERGE (n:Memory {user_id: $user_id, uid: row.properties.uid})

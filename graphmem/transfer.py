@@ -320,7 +320,6 @@ def import_(store: Store, file: Source, *, user: str | None = None, replace: boo
             store.run("import_nodes", user_id=target, nodes=users)
             summary.nodes += len(users)
             store.run("import_end", user_id=target)
-            store.run("migrate_alias_norms")  # an older export carries none
             consolidate(store, target)  # derived state does not travel: rebuilt from the memories
             lease.settle(None)  # a catalogue no process holds a copy of
     if progress:
