@@ -23,6 +23,7 @@ CREATE INDEX memory_time IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.observed_
 CREATE INDEX memory_refers_to IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.refers_to);
 CREATE INDEX memory_speaker IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.speaker);
 CREATE INDEX memory_standing IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.standing);
+CREATE INDEX memory_preference IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.preference);
 CREATE INDEX memory_conversation IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.conversation);
 CREATE INDEX memory_digest IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.digest);
 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON (m.embedding)

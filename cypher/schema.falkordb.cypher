@@ -15,6 +15,7 @@ CREATE INDEX FOR (m:Memory) ON (m.observed_at);
 CREATE INDEX FOR (m:Memory) ON (m.refers_to);
 CREATE INDEX FOR (m:Memory) ON (m.speaker);
 CREATE INDEX FOR (m:Memory) ON (m.standing);
+CREATE INDEX FOR (m:Memory) ON (m.preference);
 CREATE INDEX FOR (m:Memory) ON (m.conversation);
 CREATE INDEX FOR (m:Memory) ON (m.digest);
 CREATE INDEX FOR (s:Session) ON (s.user_id);

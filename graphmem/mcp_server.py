@@ -96,7 +96,8 @@ class MemoryTools:
         return {"user": whose, "context": [m.context_line() for m in got.memories],
                 "memories": [{"id": m.uid, "text": m.text, "speaker": m.speaker, "date": m.session_date,
                               "score": round(m.score, 4), "superseded_at": m.valid_until,
-                              "superseded_by": m.superseded_by, "standing": m.standing} for m in got.memories],
+                              "superseded_by": m.superseded_by, "standing": m.standing,
+                              "preference": m.preference} for m in got.memories],
                 "gaps": got.questions()}
 
     def gaps(self, question: str, user: str | None = None, as_speaker: str | None = None) -> dict[str, Any]:
@@ -214,7 +215,8 @@ def build(tools: MemoryTools) -> MCPServer:
     server.add_tool(recall, description=(
         "The memories worth putting in context for `question`, best first: `context` (one line each, to paste "
         "into the prompt; an outdated fact is marked 'superseded DATE', and a standing instruction of the user's "
-        "that applies comes first, marked 'Standing instruction:'), `memories` (ids, dates, scores) and "
+        "and a preference they stated that apply come first, marked 'Standing instruction:' and 'Stated "
+        "preference:'), `memories` (ids, dates, scores) and "
         "`gaps` (questions to ask the user about what memory lacks). `k`: how many; `token_budget`: trim to fit; "
         "`as_speaker`: who asks, whose 'I' and 'my' the question means. " + scope), annotations=read)
     server.add_tool(gaps, description=(

@@ -235,6 +235,7 @@ class Memory(_StoredNode):
     caption = StringProperty()
     length = IntegerProperty()
     standing = BooleanProperty()  # a standing instruction; None otherwise
+    preference = BooleanProperty()  # a stated preference; None otherwise
     complete = BooleanProperty()
     state = StringProperty()
     state_since = DateTimeProperty()

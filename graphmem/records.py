@@ -35,6 +35,7 @@ class StoredMemory:
     accesses: int = 0  # times recall returned it (written in batches)
     last_accessed: datetime | None = None
     standing: bool = False  # a standing instruction of the user's (recall/standing.py)
+    preference: bool = False  # a preference the user stated (recall/standing.py)
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -60,7 +61,7 @@ def _memory(user: str, row: dict) -> StoredMemory:
                         _date(row["date"]), row["position"], row["source_id"], row["message_id"],
                         sorted(row["entities"] or []), row["state"] or "active", int(row["accesses"] or 0),
                         datetime.fromtimestamp(row["last_accessed"], timezone.utc) if row["last_accessed"] else None,
-                        bool(row["standing"]))
+                        bool(row["standing"]), bool(row["preference"]))
 
 
 def _date(text: str | None) -> datetime | None:

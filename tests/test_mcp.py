@@ -107,6 +107,10 @@ async def every_tool(client: Client) -> None:
     asked = await call(client, "recall", user=bob, question="Which software libraries should I use?", k=2)
     assert asked["memories"][0]["id"] == rule["memory_ids"][0] and asked["memories"][0]["standing"]
     assert asked["context"][0].endswith("Standing instruction: Always include version numbers when I ask about software libraries.")
+    liked = await call(client, "remember", user=bob, messages="I prefer e-books for their portability.")
+    books = await call(client, "recall", user=bob, question="Can you suggest some books for me?", k=2)
+    assert books["memories"][0]["id"] == liked["memory_ids"][0] and books["memories"][0]["preference"]
+    assert books["context"][0].endswith("Stated preference: I prefer e-books for their portability.")
 
 
 def test_every_tool_over_stdio_and_users_kept_apart(home):

@@ -1,11 +1,14 @@
-"""Standing instructions: what a user tells their agent to do from now on is found at ingest and
-comes first when a question on its topic is asked."""
+"""Standing instructions and stated preferences: what a user tells their agent to do from now
+on, and what they say they prefer, are found at ingest and come first when a question on their
+topic is asked."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
-from graphmem.ingest.extract import extract, standing_instruction
+from graphmem.ingest.extract import extract, standing_instruction, stated_preference
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +68,64 @@ def test_a_forgotten_instruction_no_longer_applies(mem, user):
     mem.forget(user, memories=[instruction.id])
     got = mem.recall("Which software libraries does my budget tracker use?", user=user, k=3)
     assert not any(m.standing for m in got.memories) and got.memories
+
+
+# -- stated preferences -----------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "I prefer e-books for their portability, but I also enjoy print for collectible editions.",
+    "I'm kinda concerned about using AI for hiring, so I prefer a balanced approach with human oversight.",
+    "I’d much rather keep dependencies minimal.",  # a typographic apostrophe
+    "My preference is to write in the mornings between 7 and 9 AM.",
+])
+def test_a_first_person_preference_is_a_stated_preference(nlp, text):
+    assert stated_preference(nlp(text))
+    assert extract(nlp(text), "user", None, None).preference
+
+
+@pytest.mark.parametrize("text", [
+    "Which format do I prefer for invoices?",  # asks
+    "Do you prefer cats or dogs?",  # the listener's
+    "My sister prefers tea.",  # someone else's
+    "I prefer " + "short answers with code samples and links to the documentation, " * 12,  # too long
+])
+def test_other_turns_state_no_preference(nlp, text):
+    assert not stated_preference(nlp(text))
+
+
+def test_a_preference_is_read_only_in_a_users_message_and_an_instruction_is_not_one(nlp):
+    assert not extract(nlp("I prefer the beach to the mountains."), "Melanie", "Caroline", None).preference
+    both = extract(nlp("I prefer short answers. Always keep them under 100 words."), "user", None, None)
+    assert both.standing and not both.preference
+
+
+def test_the_preference_on_a_questions_topic_comes_after_the_instruction(mem, user):
+    mem.add([("user", "Always include the author's name when I ask about book recommendations."),
+             ("user", "I prefer e-books for their portability."),
+             ("user", "I prefer writing in the mornings, between 7 and 9 AM."),
+             ("user", "My budget tracker runs on Flask and SQLAlchemy."),
+             ("assistant", "Here are three fantasy series you might enjoy this winter.")], user=user)
+    got = mem.recall("I want to add some new books to my collection. What would you suggest?", user=user, k=4)
+    assert [m.standing for m in got.memories[:2]] == [True, False]
+    assert got.memories[1].text.startswith("I prefer e-books") and got.memories[1].preference
+    assert got.memories[1].channels["preference"] == 1
+    assert got.context().splitlines()[1].endswith("Stated preference: I prefer e-books for their portability.")
+    assert sum(m.preference for m in got.memories) == 1  # the writing hours are not about books
+    [stored] = [m for m in mem.memories(user) if m.text.startswith("I prefer e-books")]
+    assert stored.preference and not stored.standing and mem.get(stored.id, user=user).preference
+    other = mem.recall("What does my budget tracker run on?", user=user, k=3)
+    assert not any(m.preference for m in other.memories)
+    fact = mem.recall("Have I bought any e-books?", user=user, k=3)  # asks what happened, not for advice
+    assert not any(m.preference for m in fact.memories)
+
+
+def test_a_changed_preference_applies_and_the_older_one_does_not(mem, user):
+    mem.add("I prefer Microsoft Word over Google Docs for drafting my essays.", user=user, at=datetime(2024, 1, 5))
+    changed = mem.add("I now prefer Google Docs over Microsoft Word for drafting my essays, for the sharing.",
+                      user=user, at=datetime(2024, 3, 5))
+    assert changed.supersessions == 1
+    got = mem.recall("Which tool would you suggest for drafting my essays?", user=user, k=3)
+    assert got.memories[0].preference and got.memories[0].text.startswith("I now prefer Google Docs")
+    assert [m.preference for m in got.memories].count(True) == 1
+    older = next(m for m in got.memories if m.text.startswith("I prefer Microsoft Word"))
+    assert older.valid_until is not None  # superseded: shown below, marked, never placed first

@@ -63,6 +63,7 @@ class Extraction:
     terms: dict[str, int] = field(default_factory=dict)  # lemma -> count, for the lexical index
     claims: list[Claim] = field(default_factory=list)  # what it says of someone (claims.py)
     standing: bool = False  # a standing instruction ("Always include version numbers when I ask ...")
+    preference: bool = False  # a stated preference ("I prefer writing in the mornings")
 
 
 def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None) -> Extraction:
@@ -73,6 +74,7 @@ def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None
     out.claims = claims(doc, speaker, addressee, out.mentions)
     out.refers_to, out.time_text = resolve_time(doc, date)
     out.standing = speaker == USER_ROLE and standing_instruction(doc)
+    out.preference = speaker == USER_ROLE and not out.standing and stated_preference(doc)
     return out
 
 
@@ -115,6 +117,26 @@ def _imperative(sent: Span) -> bool:
         return True
     words = [t for t in sent if not t.is_punct and t.lower_ != "please"]
     return len(words) > 1 and words[0].lower_ in ("always", "never") and words[1].tag_ in ("VB", "VBP", "NN")
+
+
+# -- stated preferences ------------------------------------------------------------------
+
+# "I prefer", "I'd much prefer", "I'd rather", "my preference": the user says what they like
+# better. Not "do I prefer ...?", which asks.
+PREFERS = re.compile(r"(?<!\bdo )(?<!\bdid )(?<!\bwould )(?<!\bshould )"
+                     r"\b(I(['’]d| would)?( (really|usually|generally|much|still|now|always|strongly|definitely))? prefer"
+                     r"|I(['’]d| would)( much)? rather|my (personal )?preference)\b", re.IGNORECASE)
+# A stated preference is a short turn: a long one is a conversation that happens to prefer something.
+PREFERENCE_CHARS = 600
+
+
+def stated_preference(doc: Doc) -> bool:
+    """Whether the turn states what its speaker prefers ("I prefer e-books for their
+    portability", "I'd rather keep dependencies minimal"): a short turn saying so in the first
+    person. Read only in a user's message to an agent (`extract`), as standing instructions
+    are: the agent's later suggestions should follow it."""
+    text = doc.text.strip()
+    return len(text) <= PREFERENCE_CHARS and PREFERS.search(text) is not None
 
 
 # -- terms ----------------------------------------------------------------------------

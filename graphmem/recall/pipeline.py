@@ -23,7 +23,7 @@ from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
-from .standing import applying, first, instructions
+from .standing import applying, first, standing_memories
 from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
                      POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
 
@@ -60,7 +60,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     pool = beside(store)
     # the gaps need the question alone; a Complex of their own, as its name cache is no thread's to share
     gaps_found = pool.submit(_timed, clock, "gaps", find_gaps, Complex(store, user), analysis)
-    standing = pool.submit(instructions, store, user, include_archived)
+    standing = pool.submit(standing_memories, store, user, include_archived)
     t0 = time.perf_counter()
     rankings, cosines, simplices = run_channels(store, user, analysis, channels, clock, pool)
     _lap(clock, "channels", t0)  # the wall time of them all; each one's own time is under its name
@@ -71,10 +71,9 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     share = settings.recall_neighbour_share if neighbours else 0.0
     candidates = gather(store, user, analysis, rankings, fused, cosines, k, share, include_archived, abstracts)
     best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query)
-    instruction = applying(standing.result(), analysis.vector)
-    best = first(best, instruction)
-    if instruction is not None:
-        rankings = {**rankings, "standing": [instruction]}
+    applies = applying(standing.result(), query, analysis.vector)
+    best = first(best, applies)
+    rankings = {**rankings, **{kind: [uid] for kind, uid in applies.items()}}
     top = best[:k * (RERANK_POOL if settings.rerank_model else 1)]
     where = {uid: i for i, uid in enumerate(candidates.uids)}
     scored = [uid for uid, _ in top if uid in where]  # a current version reorder brought in is no candidate
@@ -89,7 +88,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
             analysis.notes.append(f"rerank off: model {settings.rerank_model!r} is not installed")
         else:
             memories = rerank(reranker, query, memories)
-            memories.sort(key=lambda m: not m.standing)  # an instruction that applies stays first
+            memories.sort(key=lambda m: (not m.standing, not m.preference))  # what applies stays first
             _lap(clock, "rerank", t0)
         memories = memories[:k]
     if token_budget is not None:

@@ -37,10 +37,20 @@ class Recalled:
         """Whether it is a standing instruction that applies to the question (recall/standing.py)."""
         return "standing" in self.channels
 
+    @property
+    def preference(self) -> bool:
+        """Whether it is a preference the user stated that applies to the question (recall/standing.py)."""
+        return "preference" in self.channels
+
     def context_line(self) -> str:
         date = f"[{self.session_date[:10]}] " if self.session_date else ""
         until = f" (superseded {self.valid_until[:10]})" if self.valid_until else ""
-        said = f"Standing instruction: {self.text}" if self.standing else self.restated or self.text
+        if self.standing:
+            said = f"Standing instruction: {self.text}"
+        elif self.preference:
+            said = f"Stated preference: {self.text}"
+        else:
+            said = self.restated or self.text
         return f"{date}{said}{until}"
 
 

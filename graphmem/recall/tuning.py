@@ -89,11 +89,12 @@ VERSION_HEAD, VERSION_WINDOW = 1, 10
 VERSION_COSINE = 0.5
 VERSION_QUESTION_WORDS = 2
 
-# -- standing instructions (standing.py) ---------------------------------------------------
+# -- standing instructions and stated preferences (standing.py) -----------------------------
 
-# The least cosine between a question and a standing instruction for the instruction to come
-# first; and how many of the user's instructions are read, the newest. Chosen on half of BEAM's
-# conversations and checked on the other half (bench/README.md, "Standing instructions").
+# The least cosine between a question and a standing instruction or a stated preference for it
+# to come first; and how many of the user's instructions, and of their preferences, are read,
+# the newest. Chosen for each kind on half of BEAM's conversations and checked on the other
+# half (bench/README.md, "Standing instructions" and "Stated preferences").
 STANDING_COSINE = 0.35
 STANDING_READ = 200
 
