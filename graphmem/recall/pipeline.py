@@ -23,6 +23,7 @@ from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
+from .replies import agent_replies, asks_about_exchange, with_replies
 from .standing import applying, first, standing_memories
 from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
                      POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
@@ -71,7 +72,12 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     share = settings.recall_neighbour_share if neighbours else 0.0
     candidates = gather(store, user, analysis, rankings, fused, cosines, k, share, include_archived, abstracts)
     best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query)
-    applies = applying(standing.result(), query, analysis.vector)
+    exchange = asks_about_exchange(query)
+    if exchange:
+        best, placed = with_replies(best, candidates.replies)
+        rankings = {**rankings, "reply": placed}
+    # a question on what was said asks for no advice, though it may say "recommend"
+    applies = applying(standing.result(), query, analysis.vector, advice=not exchange)
     best = first(best, applies)
     rankings = {**rankings, **{kind: [uid] for kind, uid in applies.items()}}
     top = best[:k * (RERANK_POOL if settings.rerank_model else 1)]
@@ -230,6 +236,7 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
                                     set(a.persons()))
     candidates.abstracts = holding.result() if holding is not None else []
+    candidates.replies = agent_replies(rows)
     return candidates
 
 

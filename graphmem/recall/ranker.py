@@ -79,6 +79,7 @@ class Candidates:
     names: list[str]
     matrix: np.ndarray  # one row per uid, one column per name
     abstracts: list[dict] = field(default_factory=list)  # for a broad question, those holding several of the top
+    replies: dict[str, str] = field(default_factory=dict)  # a user's turn -> the agent's reply (recall/replies.py)
 
 
 def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: Mapping[str, Sequence[str]],

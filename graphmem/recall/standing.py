@@ -45,11 +45,11 @@ def standing_memories(store: Store, user: str, include_archived: bool = False) -
     return out
 
 
-def applying(held: Sequence[Holding], query: str, question: Sequence[float]) -> dict[str, str]:
+def applying(held: Sequence[Holding], query: str, question: Sequence[float], advice: bool = True) -> dict[str, str]:
     """Kind -> the memory of that kind nearest the question (its vector), for each kind that has
     one at least STANDING_COSINE near (the newest of equally near ones); preferences only when
-    the question asks for advice."""
-    if not ADVICE.search(query):
+    the question asks for advice (and `advice` allows it)."""
+    if not (advice and ADVICE.search(query)):
         held = [h for h in held if h.kind != "preference"]
     if not held:
         return {}
