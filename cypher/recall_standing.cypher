@@ -11,7 +11,7 @@ WHERE m.complete = true AND m.embedding IS NOT NULL
   AND ($include_archived OR m.state IS NULL OR m.state <> 'archived')
 WITH m, size([(m)<-[:SUPERSEDES]-(newer:Memory {user_id: $user_id, complete: true}) | newer.uid]) AS newer
 WHERE newer = 0
-RETURN m.uid AS uid, 'instruction' AS kind, m.embedding AS embedding
+RETURN m.uid AS uid, 'standing' AS kind, m.embedding AS embedding
 ORDER BY m.observed_at DESC, uid
 LIMIT $limit
 UNION ALL

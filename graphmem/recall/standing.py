@@ -19,9 +19,9 @@ import numpy as np
 from ..store import Store
 from .tuning import STANDING_COSINE, STANDING_READ
 
-# the kinds, in the order recall puts them first; each is also the channel it shows as
+# the kinds (recall_standing.cypher's), in the order recall puts them first; each is also the
+# memory's property that marks it and the channel it shows as
 KINDS = ("standing", "preference")
-_STORED = {"instruction": "standing", "preference": "preference"}  # recall_standing's kind -> ours
 # A question that asks the agent for advice: a suggestion, a recommendation, a way to do something.
 ADVICE = re.compile(r"\b(suggest|recommend|advi[cs]e|should I|I should|would you|help me|ideas?|options?|tips?|"
                     r"ways?|how (can|should) I|how to|walk me through)\b", re.IGNORECASE)
@@ -41,7 +41,7 @@ def standing_memories(store: Store, user: str, include_archived: bool = False) -
         vector = np.asarray(row["embedding"], dtype=np.float32)
         norm = float(np.linalg.norm(vector))
         if norm > 0:
-            out.append(Holding(row["uid"], _STORED[row["kind"]], vector / norm))
+            out.append(Holding(row["uid"], row["kind"], vector / norm))
     return out
 
 
