@@ -601,7 +601,7 @@ class BenchmarkResult:
             vals = [self.scores(s, c)["recall"][k] for c in groups]
             xs = [g + (i - (len(self.systems) - 1) / 2) * width for g in range(len(groups))]
             ax.bar(xs, vals, width, label=s)
-        ax.set_xticks(range(len(groups)), labels)
+        ax.set_xticks(range(len(groups)), labels, rotation=20, ha="right")  # long ability names
         ax.set_ylim(0, 1)
         ax.set_ylabel(f"Recall@{k}")
         ax.set_title(f"{self.BENCHMARK} evidence Recall@{k} ({len(self.records)} questions)")
