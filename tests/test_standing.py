@@ -8,6 +8,7 @@ from datetime import datetime
 
 import pytest
 
+from graphmem.ingest.claims import instructions
 from graphmem.ingest.extract import extract, standing_instruction, stated_preference
 
 
@@ -129,3 +130,46 @@ def test_a_changed_preference_applies_and_the_older_one_does_not(mem, user):
     assert [m.preference for m in got.memories].count(True) == 1
     older = next(m for m in got.memories if m.text.startswith("I prefer Microsoft Word"))
     assert older.valid_until is not None  # superseded: shown below, marked, never placed first
+
+
+# -- revoking an instruction -------------------------------------------------------------
+
+@pytest.mark.parametrize("text, slot, positive", [
+    ("Always include version numbers when I ask about software libraries.", "instruction:include:version number", True),
+    ("Please stop including version numbers.", "instruction:include:version number", False),
+    ("Don't include version numbers anymore.", "instruction:include:version number", False),
+    ("You no longer need to include version numbers.", "instruction:include:version number", False),
+    ("Never use emojis.", "instruction:use:emoji", False),
+    ("Always provide exact times when I ask about meetings.", "instruction:provide:time", True),
+])
+def test_an_instruction_is_a_yes_or_a_no_for_its_action(nlp, text, slot, positive):
+    [claim] = instructions(nlp(text), "user")
+    assert (claim.subject, claim.slot, claim.positive) == ("user", slot, positive)
+
+
+@pytest.mark.parametrize("text", [
+    "I always go running on Sundays.",  # the speaker's habit
+    "I stopped using Redis last year.",  # the speaker's past
+    "Don't include version numbers in this list.",  # this answer only
+    "Should I always include version numbers?",  # a question
+])
+def test_other_turns_give_no_instruction(nlp, text):
+    assert instructions(nlp(text), "user") == []
+
+
+def test_a_revoked_instruction_no_longer_applies_and_a_renewed_one_does(mem, user):
+    asked = "Which software libraries does my budget tracker use?"
+    mem.add([("user", "Always include version numbers when I ask about software libraries."),
+             ("user", "My budget tracker runs on Flask and SQLAlchemy.")], user=user, at=datetime(2024, 1, 5))
+    assert mem.recall(asked, user=user, k=3).memories[0].standing
+    revoked = mem.add("Please stop including version numbers, they clutter the answers.", user=user,
+                      at=datetime(2024, 2, 5))
+    assert revoked.supersessions == 1
+    got = mem.recall(asked, user=user, k=3)
+    assert not any(m.standing for m in got.memories)
+    old = next(m for m in got.memories if m.text.startswith("Always include"))
+    assert old.valid_until is not None and "(superseded 2024-02-05)" in old.context_line()
+    mem.add("Always include version numbers again when I ask about libraries.", user=user, at=datetime(2024, 3, 5))
+    again = mem.recall(asked, user=user, k=3).memories[0]
+    assert again.standing and again.text.startswith("Always include version numbers again")
+    assert [v.text[:11] for v in mem.history(again.uid, user=user)] == ["Always incl", "Please stop", "Always incl"]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from ..supersession import Claim
 from .markup import is_placeholder
+from .messages import USER_ROLE
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -135,7 +136,74 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
             needs_cue = slot in ("trip", "preference") or loose and slot.startswith(("state:", "count:"))
             out.append(Claim(claim[0][0], claim[0][1], slot, claim[2], claim[3], claim[4],
                              cue or lemma in CHANGING, needs_cue))
+    if speaker == USER_ROLE:
+        out += instructions(doc, speaker)
     return list(dict.fromkeys(out))
+
+
+# -- what the user tells the agent to do ------------------------------------------------------
+
+# An instruction is a claim of the user's, keyed by the action and its object ("include version
+# numbers"): "Always include version numbers" says yes, "Never include version numbers", "Stop
+# including version numbers" and "Don't include version numbers anymore" say no, so each retires
+# the one before it (supersession.supersedes) and recall applies the newest (recall/standing.py).
+STOPPING = {"stop", "quit", "cease"}  # "stop including X": the action is the verb after it
+NEEDING = {"need", "have"}  # "you no longer need to include X", "you don't have to include X"
+# Words that make a "don't" hold beyond the turn: "Don't include version numbers anymore".
+LASTING = re.compile(r"\b(anymore|any more|no longer|from now on|going forward|in (the )?future)\b", re.IGNORECASE)
+SKIPPED = {"please", "also", "just", "ever", "to", "again"}  # between the cue and the action
+OBJECT_SKIPPED = {"det", "poss", "predet", "nummod", "quantmod"}  # "the", "your", "all"
+OBJECT_WORDS = 4
+
+
+def instructions(doc: "Doc", speaker: str) -> list[Claim]:
+    """The instructions a user's turn gives the agent, each as a yes or a no for its action."""
+    out = []
+    for sent in doc.sents:
+        if sent.text.rstrip().endswith("?"):
+            continue  # a question instructs nothing
+        lasting = bool(LASTING.search(sent.text))
+        words = [t for t in sent if not t.is_punct and t.lower_ not in SKIPPED]
+        for i, token in enumerate(words[:-1]):
+            low, following = token.lower_, words[i + 1]
+            if low in ("always", "never"):
+                action, positive = following, low == "always"
+            elif token.lemma_.lower() in STOPPING and following.tag_ == "VBG" and _addressed(token):
+                action, positive = following, False
+            elif low in ("n't", "not") and i > 0 and words[i - 1].lemma_.lower() == "do" and lasting:
+                action, positive = following, False
+            elif low == "longer" and i > 0 and words[i - 1].lower_ == "no" and following.lemma_.lower() in NEEDING \
+                    and i + 2 < len(words):
+                action, positive = words[i + 2], False
+            else:
+                continue
+            if action.lemma_.lower() in NEEDING and action.i + 2 < len(doc) and doc[action.i + 1].lower_ == "to":
+                action = doc[action.i + 2]  # "don't need to include X anymore"
+            if not action.is_alpha or not _addressed(action):
+                continue  # "I always go running": a habit of the speaker's, not an instruction
+            slot = ":".join(filter(None, ("instruction", action.lemma_.lower(), " ".join(_object(action)))))
+            out.append(Claim(speaker, "PERSON", slot, (), "", positive, cue=not positive))
+    return out
+
+
+def _addressed(verb: "Token") -> bool:
+    """Said to the listener: no subject (an imperative), or "you"."""
+    return not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ != "you" for c in verb.children)
+
+
+def _object(action: "Token") -> list[str]:
+    """The words after the action that say what it acts on, as lemmas: "version numbers" ->
+    "version number" (read off the words, not the parse: spaCy's small model often takes
+    "Always format dates" for a noun and a verb)."""
+    out: list[str] = []
+    for token in action.doc[action.i + 1:action.sent.end]:
+        if token.dep_ in OBJECT_SKIPPED or token.pos_ == "ADJ" or token.lower_ in ("a", "an", "the", "all", "any",
+                                                                                   "my", "your"):
+            continue  # "exact times" is "times": "stop giving times" ends "always give exact times"
+        if not token.is_alpha or token.tag_ in ("IN", "TO", "WRB", "WDT", "CC", "RB") or len(out) == OBJECT_WORDS:
+            break
+        out.append(token.lemma_.lower())
+    return out
 
 
 Subject = tuple[str, str]  # (name, kind)
