@@ -140,6 +140,8 @@ def test_a_changed_preference_applies_and_the_older_one_does_not(mem, user):
     ("Don't include version numbers anymore.", "instruction:include:version number", False),
     ("You no longer need to include version numbers.", "instruction:include:version number", False),
     ("Never use emojis.", "instruction:use:emoji", False),
+    ("You can stop adding version numbers now.", "instruction:add:version number", False),
+    ("I want you to always cite your sources.", "instruction:cite:source", True),
     ("Always provide exact times when I ask about meetings.", "instruction:provide:time", True),
 ])
 def test_an_instruction_is_a_yes_or_a_no_for_its_action(nlp, text, slot, positive):
@@ -150,6 +152,8 @@ def test_an_instruction_is_a_yes_or_a_no_for_its_action(nlp, text, slot, positiv
 @pytest.mark.parametrize("text", [
     "I always go running on Sundays.",  # the speaker's habit
     "I stopped using Redis last year.",  # the speaker's past
+    "It's always been hard to sleep.",  # no action
+    "You always forget my name.",  # a complaint, not a request
     "Don't include version numbers in this list.",  # this answer only
     "Should I always include version numbers?",  # a question
 ])

@@ -154,6 +154,10 @@ LASTING = re.compile(r"\b(anymore|any more|no longer|from now on|going forward|i
 SKIPPED = {"please", "also", "just", "ever", "to", "again"}  # between the cue and the action
 OBJECT_SKIPPED = {"det", "poss", "predet", "nummod", "quantmod"}  # "the", "your", "all"
 OBJECT_WORDS = 4
+# The action's tags: a base verb, or a noun where spaCy's small model takes "Always format" so;
+# "-ing" after "stop".
+ACTION_TAGS = {"VB", "VBP", "NN", "VBG"}
+REQUESTING = {"can", "may", "should", "must"}  # "you can stop adding ...", "you should never ..."
 
 
 def instructions(doc: "Doc", speaker: str) -> list[Claim]:
@@ -179,16 +183,21 @@ def instructions(doc: "Doc", speaker: str) -> list[Claim]:
                 continue
             if action.lemma_.lower() in NEEDING and action.i + 2 < len(doc) and doc[action.i + 1].lower_ == "to":
                 action = doc[action.i + 2]  # "don't need to include X anymore"
-            if not action.is_alpha or not _addressed(action):
-                continue  # "I always go running": a habit of the speaker's, not an instruction
+            if action.tag_ not in ACTION_TAGS or action.dep_ in ("aux", "auxpass") or not _addressed(action):
+                continue  # "I always go running": a habit; "it has always been hard": no action
             slot = ":".join(filter(None, ("instruction", action.lemma_.lower(), " ".join(_object(action)))))
             out.append(Claim(speaker, "PERSON", slot, (), "", positive, cue=not positive))
     return out
 
 
 def _addressed(verb: "Token") -> bool:
-    """Said to the listener: no subject (an imperative), or "you"."""
-    return not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ != "you" for c in verb.children)
+    """Said to the listener as a request: no subject (an imperative), or "you" in a request ("I
+    want you to always cite", "you can stop adding"); not "you always forget my name"."""
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects:
+        return True
+    return all(c.lower_ == "you" for c in subjects) and (
+        verb.dep_ in ("ccomp", "xcomp") or any(c.dep_ == "aux" and c.lower_ in REQUESTING for c in verb.children))
 
 
 def _object(action: "Token") -> list[str]:
