@@ -38,6 +38,7 @@ import numpy as np
 from .complex import Complex
 from .recall.tuning import COMMON_SHARE
 from .store import Store
+from .vectors import units
 
 log = logging.getLogger(__name__)
 
@@ -189,8 +190,8 @@ def _centre(row: dict, vectors: dict[str, dict]) -> tuple[np.ndarray, list[str]]
     width = len(known[0]) if known else 1
     matrix = np.asarray([vectors[uid]["embedding"] if uid in vectors and vectors[uid]["embedding"] is not None
                          else np.zeros(width) for uid, _ in members], dtype=float)
-    centroid = _unit(matrix.mean(axis=0))
-    nearest = np.argsort(-(_units(matrix) @ centroid), kind="stable")[:SENTENCES]
+    centroid = units(matrix.mean(axis=0)[None])[0]
+    nearest = np.argsort(-(units(matrix) @ centroid), kind="stable")[:SENTENCES]
     return centroid, [members[j][0] for j in sorted(int(j) for j in nearest)]
 
 
@@ -219,7 +220,7 @@ def _central_sentence(row: dict, centroid: np.ndarray) -> str:
     if not sentences:
         text = (row["text"] or "").strip()
         return f"{row['speaker']}: {text}" if row["speaker"] and text else text
-    best = max(sentences, key=lambda s: (float(_unit(np.asarray(s[2], dtype=float)) @ centroid), -s[0]))
+    best = max(sentences, key=lambda s: (float(units(np.asarray([s[2]], dtype=float))[0] @ centroid), -s[0]))
     return str(best[1]).strip()
 
 
@@ -230,16 +231,6 @@ def _memories(store: Store, user: str) -> int:
 
 def _key(vid: int, bucket: int) -> str:
     return f"{vid}:{bucket}"
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    norm = float(np.linalg.norm(v))
-    return v / norm if norm > 0 else v
-
-
-def _units(m: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(m, axis=1, keepdims=True)
-    return m / np.where(norms > 0, norms, 1.0)
 
 
 def _day(epoch: float) -> str:

@@ -23,6 +23,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..store import Store
+from ..vectors import unit
 from .tuning import VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
 
 YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|could)\b", re.IGNORECASE)
@@ -87,10 +88,9 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str]
 def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     out = {}
     for row in store.run("recall_restatements", user_id=user, uids=list(uids)) if uids else []:
-        vector = np.asarray(row["embedding"], dtype=np.float32)
-        norm = float(np.linalg.norm(vector))
-        if norm > 0 and row["at"] is not None:
-            out[row["uid"]] = Said(row["uid"], row["speaker"], float(row["at"]), row["text"] or "", vector / norm)
+        vector = unit(row["embedding"])
+        if vector is not None and row["at"] is not None:
+            out[row["uid"]] = Said(row["uid"], row["speaker"], float(row["at"]), row["text"] or "", vector)
     return out
 
 

@@ -17,6 +17,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from ..store import Store
+from ..vectors import unit
 from .tuning import STANDING_COSINE, STANDING_READ
 
 # the kinds (recall_standing.cypher's), in the order recall puts them first; each is also the
@@ -38,10 +39,9 @@ def standing_memories(store: Store, user: str, include_archived: bool = False) -
     superseded them), the newest of each kind first."""
     out = []
     for row in store.run("recall_standing", user_id=user, include_archived=include_archived, limit=STANDING_READ):
-        vector = np.asarray(row["embedding"], dtype=np.float32)
-        norm = float(np.linalg.norm(vector))
-        if norm > 0:
-            out.append(Holding(row["uid"], row["kind"], vector / norm))
+        vector = unit(row["embedding"])
+        if vector is not None:
+            out.append(Holding(row["uid"], row["kind"], vector))
     return out
 
 
@@ -53,8 +53,9 @@ def applying(held: Sequence[Holding], query: str, question: Sequence[float], adv
         held = [h for h in held if h.kind != "preference"]
     if not held:
         return {}
-    q = np.asarray(question, dtype=np.float32)
-    q = q / (float(np.linalg.norm(q)) or 1.0)
+    q = unit(question)
+    if q is None:
+        return {}
     cosines = np.stack([h.vector for h in held]) @ q
     out: dict[str, str] = {}
     for kind in KINDS:
