@@ -24,7 +24,7 @@ from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
 from .replies import agent_replies, asks_about_exchange, with_replies
-from .standing import applying, first, standing_memories
+from .standing import KINDS, applying, first, standing_memories
 from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
                      POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
 
@@ -94,7 +94,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
             analysis.notes.append(f"rerank off: model {settings.rerank_model!r} is not installed")
         else:
             memories = rerank(reranker, query, memories)
-            memories.sort(key=lambda m: (not m.standing, not m.preference))  # what applies stays first
+            memories.sort(key=lambda m: [kind not in m.channels for kind in KINDS])  # what applies stays first
             _lap(clock, "rerank", t0)
         memories = memories[:k]
     if token_budget is not None:
