@@ -14,6 +14,7 @@ import pytest
 from graphmem import Memory
 
 UPDATES = Path(__file__).parent / "data" / "updates.jsonl"
+UNSEEN = Path(__file__).parent / "data" / "updates_unseen.jsonl"
 JAN, JUN, DEC = (datetime(2024, m, 5, 9, tzinfo=timezone.utc) for m in (1, 6, 12))
 
 
@@ -25,10 +26,10 @@ def _supersedes(mem: Memory, user: str, newer: str, older: str) -> bool:
     return any(v.uid == newer and older in v.supersedes for v in mem.history(newer, user=user))
 
 
-def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user):
-    """tests/data/updates.jsonl: pairs of a fact and its update, and pairs of unrelated facts
-    about the same person, each said months apart into a user of its own."""
-    pairs = [json.loads(line) for line in UPDATES.read_text().splitlines()]
+def _link_rates(mem: Memory, user: str, path: Path) -> tuple[float, float, list[str]]:
+    """(share of updates linked, share of unrelated pairs linked, the pairs it got wrong) of a set
+    of pairs, each said months apart into a user of its own."""
+    pairs = [json.loads(line) for line in path.read_text().splitlines()]
     assert sum(p["kind"] == "update" for p in pairs) >= 50 and sum(p["kind"] == "unrelated" for p in pairs) >= 50
     linked: dict[str, list[bool]] = {"update": [], "unrelated": []}
     missed = []
@@ -43,8 +44,26 @@ def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user
             missed.append(f"{pair['kind']}: {pair['older']} -> {pair['newer']}")
     updates = sum(linked["update"]) / len(linked["update"])
     false = sum(linked["unrelated"]) / len(linked["unrelated"])
-    print(f"updates linked {updates:.1%}, unrelated linked (false) {false:.1%}; " + "; ".join(missed))
+    print(f"{path.name}: updates linked {updates:.1%}, unrelated linked (false) {false:.1%}; " + "; ".join(missed))
+    return updates, false, missed
+
+
+def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user):
+    """tests/data/updates.jsonl: pairs of a fact and its update, and pairs of unrelated facts
+    about the same person."""
+    updates, false, missed = _link_rates(mem, user, UPDATES)
     assert updates >= 0.9, missed
+    assert false <= 0.05, missed
+
+
+def test_updates_written_by_someone_who_never_read_the_claim_readings(mem, user):
+    """tests/data/updates_unseen.jsonl: pairs written, without seeing graphmem, by someone asked
+    for updates and look-alike facts in the words people use with an assistant; measured before and
+    after the readings added with it, never used to choose them (bench/README.md, "Supersession on
+    pairs written without the code"). Most updates said so freely are still not read; the floor
+    is what they reach, so that a change that reads fewer shows."""
+    updates, false, missed = _link_rates(mem, user, UNSEEN)
+    assert updates >= 0.18, missed
     assert false <= 0.05, missed
 
 
@@ -120,3 +139,57 @@ def test_an_assistant_claims_nothing_about_the_user(mem, user, speaker):
     mine = _say(mem, user, "The project deadline is March 1.", JAN, "user")
     theirs = _say(mem, user, "The project deadline is March 20 in my example.", JUN, speaker)
     assert not _supersedes(mem, user, theirs, mine)
+
+
+# Updates said in words the first claim readings missed, one per reading added for them.
+MORE_UPDATES = [
+    ("I'm 29 years old.", "I just turned 30."),  # "29 years old" is a date to spaCy
+    ("The launch is scheduled for March 3.", "The launch was pushed back to April 10."),
+    ("Our wedding is planned for September 14th.", "We moved the wedding up to August 2nd."),
+    ("I drink coffee every morning.", "I switched from coffee to tea."),
+    ("I drink coffee every morning.", "I drink green tea instead of coffee now."),
+    ("I'm learning Spanish on Duolingo.", "I dropped Spanish and started on Japanese."),
+    ("We're going to Italy for two weeks in June.", "We cancelled the Italy trip, money's too tight."),
+    ("I'm planning to visit Japan in April.", "I cancelled my trip to Japan."),
+    ("My manager is Priya.", "Priya moved to another team, so I report to Daniel now."),
+    ("My dad works at the post office.", "My dad retired from the post office this spring."),
+    ("I'm a junior data analyst on the marketing team.", "I got promoted to senior analyst last week!"),
+    ("I'm a nurse at the city hospital.", "I'm a paramedic now."),
+    ("Our monthly grocery budget is $600.", "We upped the grocery budget to $750 a month."),
+    ("My budget for the new laptop is $2,000.", "I'm capping the laptop budget at $1,400 now."),
+    ("The migration project deadline is June 30.", "Leadership pushed the migration deadline out to August 15."),
+    ("I have one child.", "Our second baby was born, so we have two kids now."),
+    ("My girlfriend is Emma.", "Emma and I split up last month."),
+    ("My boyfriend Mark and I have been together for three years.", "Mark and I broke up in the spring."),
+]
+# ... and facts that look alike and retire nothing.
+MORE_UNRELATED = [
+    ("My sister lives in Rome.", "My cousin lives in Naples."),  # two relatives, not one person named twice
+    ("I'm 34.", "My wife is 32."),
+    ("My wife is Anna.", "My wife is a nurse."),
+    ("I'm a nurse.", "My brother is a paramedic."),
+    ("I drink coffee every morning.", "I switched from Windows to Linux."),
+    ("We're going to Italy in June.", "We cancelled the gym membership."),
+    ("My landlord is strict.", "My landlord raised the rent."),
+    ("My boyfriend Mark and I have been together for years.", "My friend Anna and I broke up the fight."),
+    ("My girlfriend is Emma.", "Emma and I went hiking."),
+]
+
+
+@pytest.mark.parametrize("older, newer", MORE_UPDATES)
+def test_updates_said_in_other_words_are_linked(mem, user, older, newer):
+    old, new = _say(mem, user, older, JAN), _say(mem, user, newer, JUN)
+    assert _supersedes(mem, user, new, old)
+
+
+@pytest.mark.parametrize("older, newer", MORE_UNRELATED)
+def test_facts_that_look_alike_retire_nothing(mem, user, older, newer):
+    old, new = _say(mem, user, older, JAN), _say(mem, user, newer, JUN)
+    assert not _supersedes(mem, user, new, old) and not _supersedes(mem, user, old, new)
+
+
+def test_relatives_are_not_merged_into_one_person(mem, user):
+    _say(mem, user, "My sister lives in Rome.", JAN)
+    _say(mem, user, "My cousin lives in Naples.", JUN)
+    names = {name for m in mem.memories(user) for name in m.entities}
+    assert {"Robin's sister", "Robin's cousin"} <= names

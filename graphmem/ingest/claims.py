@@ -49,9 +49,11 @@ VERB_SLOTS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("marry", "to"): ("partner", PERSON), ("engage", "to"): ("partner", PERSON),
     ("divorce", ""): ("partner", PERSON), ("break", "with"): ("partner", PERSON),
     ("drive", ""): ("car", ()), ("prefer", ""): ("preference", ()),
+    ("promote", "to"): ("occupation", ()), ("retire", "from"): ("employer", ORG),
+    ("report", "to"): ("state:manager", PERSON),
 }
 # Verbs that end what their object was (a claim of it with positive=False).
-ENDING = {"leave", "divorce", "break", "quit", "stop", "cease", "give", "drop"}
+ENDING = {"leave", "divorce", "break", "quit", "stop", "cease", "give", "drop", "retire"}
 # Nouns that name one of the attributes above when a turn says "my <noun> is <value>".
 NOUN_SLOTS = {"home": "residence", "house": "residence", "apartment": "residence", "flat": "residence",
               "address": "residence", "employer": "employer", "company": "employer", "job": "occupation",
@@ -62,7 +64,7 @@ NOUN_SLOTS = {"home": "residence", "house": "residence", "apartment": "residence
 # Habits: a yes or a no about doing one thing, keyed by the thing done ("drink coffee" ->
 # coffee) or, for these verbs, by the verb itself ("smoke ten cigarettes" -> smoke).
 HABITS = {"smoke", "drink", "eat", "play", "go", "run", "jog", "swim", "practice", "practise", "cook", "bake",
-          "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep"}
+          "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep", "study", "learn"}
 VERB_KEYED = {"smoke", "vape", "gamble", "jog", "run", "swim", "skate", "ski", "surf", "hike", "meditate"}
 LIKING = {"like": True, "love": True, "enjoy": True, "adore": True, "hate": False, "dislike": False}
 STARTING = {"start", "begin", "resume"}
@@ -70,15 +72,38 @@ STARTING = {"start", "begin", "resume"}
 # to March 15"), and those that state it ("the app runs on Python", "our API uses Flask").
 CHANGING = {"switch", "change", "move", "upgrade", "downgrade", "migrate", "update", "set", "cut", "raise",
             "lower", "increase", "decrease", "reduce", "grow", "improve", "drop", "rise", "fall", "go", "reach",
-            "shift", "push", "postpone", "bump", "turn"}
+            "shift", "push", "postpone", "bump", "turn", "up", "shrink", "expand", "extend", "shorten", "delay",
+            "reschedule", "adjust", "revise", "slash", "trim", "boost", "hike", "cap"}
+# ... and those that set it at a value ("capped the budget at $1,400"), not to one.
+SETTING_AT = {"set", "cap", "fix", "peg"}
 STATING = {"be", "use", "run", "take", "cost"}
+# Verbs that put a thing on the calendar: their "for" says when ("the launch is scheduled for March 3").
+SCHEDULING = {"schedule", "plan", "set", "slate", "book"}
 HAVING = {"have": "have", "own": "have", "keep": "have"}
 # Words that say something changed: they raise a claim's confidence, and a plan changes only
 # when the newer turn says so.
 CUES = re.compile(r"\b(now|anymore|any more|no longer|instead|switched|changed|change of plans?|moved|new|"
                   r"currently|these days|nowadays|since|recently|upgraded|migrated|promoted|quit|stopped|"
-                  r"used to|not .* anymore)\b", re.IGNORECASE)
-TRAVEL = {"fly", "travel", "go", "head", "drive"}
+                  r"cancell?ed|called off|used to|not .* anymore)\b", re.IGNORECASE)
+TRAVEL = {"fly", "travel", "go", "head", "drive", "visit"}
+PLANNING = {"plan", "go", "hope", "intend", "want", "mean"}  # "I'm planning to visit Japan"
+CANCELLING = {"cancel", "scrap", "skip"}  # "we cancelled the Italy trip"
+TRIPS = {"trip", "vacation", "holiday", "visit", "journey", "flight"}
+# What people work as, for "I'm a nurse" (a complement names a job only when it is one of these;
+# "I'm a big fan", "Leo is a good friend" say no job).
+OCCUPATIONS = {
+    "engineer", "developer", "programmer", "analyst", "scientist", "designer", "architect", "manager",
+    "director", "teacher", "professor", "lecturer", "tutor", "principal", "nurse", "doctor", "physician",
+    "surgeon", "dentist", "pharmacist", "therapist", "psychologist", "paramedic", "veterinarian", "vet",
+    "lawyer", "attorney", "paralegal", "accountant", "consultant", "banker", "chef", "cook", "baker", "barista",
+    "waiter", "waitress", "bartender", "cashier", "clerk", "receptionist", "secretary", "intern", "student",
+    "writer", "author", "journalist", "editor", "photographer", "artist", "musician", "actor", "actress",
+    "producer", "filmmaker", "electrician", "plumber", "carpenter", "mechanic", "pilot", "firefighter",
+    "officer", "soldier", "farmer", "librarian", "researcher", "technician", "administrator", "coordinator",
+    "specialist", "executive", "founder", "ceo", "cto", "cfo", "freelancer", "contractor", "recruiter",
+    "marketer", "realtor", "translator", "supervisor", "apprentice", "postdoc", "lead", "caregiver",
+    "counselor", "counsellor", "dietitian", "economist", "illustrator", "instructor", "coach", "trainer",
+    "salesperson", "strategist", "planner", "auditor", "broker", "surveyor", "optometrist", "midwife"}
 NUMBERS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
@@ -121,8 +146,9 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
             continue
         who = _person(subject, speaker, addressee, by_token)
         if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS \
-                and token.lemma_ == "be":
-            who = None  # "my boyfriend is Sam": the owner's partner, not a claim about the boyfriend
+                and token.lemma_ == "be" and any(o.dep_ == "attr" and _kind_ok(o, PERSON, by_token)
+                                                 for o in token.children):
+            who = None  # "my boyfriend is Sam": the owner's partner; "my wife is 32" is about the wife
         if any(c.dep_ == "aux" and c.lower_ in MODALS for c in token.children):
             continue  # "I can't run it", "I should use Redis": no fact
         lemma = token.lemma_.lower()
@@ -136,9 +162,23 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
             needs_cue = slot in ("trip", "preference") or loose and slot.startswith(("state:", "count:"))
             out.append(Claim(claim[0][0], claim[0][1], slot, claim[2], claim[3], claim[4],
                              cue or lemma in CHANGING, needs_cue))
+    out += _partners_named(doc, speaker, addressee, by_token, cue)
     if speaker == USER_ROLE:
         out += instructions(doc, speaker)
     return list(dict.fromkeys(out))
+
+
+def _partners_named(doc: "Doc", speaker: str, addressee: str | None, by_token: dict, cue: bool) -> list[Claim]:
+    """"My boyfriend Mark and I ...": a partner named beside the word for one, whatever the verb."""
+    out = []
+    for token in doc:
+        if NOUN_SLOTS.get(token.lemma_.lower()) != "partner" or token.sent.text.rstrip().endswith("?"):
+            continue
+        owner = next((_person(c, speaker, addressee, by_token) for c in token.children if c.dep_ == "poss"), None)
+        name = next((c for c in token.children if c.dep_ == "appos" and _kind_ok(c, PERSON, by_token)), None)
+        if owner is not None and name is not None:
+            out.append(Claim(owner[0], owner[1], "partner", (), _value(name), True, cue))
+    return out
 
 
 # -- what the user tells the agent to do ------------------------------------------------------
@@ -228,10 +268,24 @@ def _subject(verb: "Token") -> "Token | None":
     return None
 
 
+def _couple(subject: "Token", by_token: dict) -> "Token | None":
+    """The other one of "Emma and I" (either way round), when a subject is the speaker and a person."""
+    pair = [subject] + [c for c in subject.children if c.dep_ == "conj"]
+    if len(pair) != 2 or not any(t.lower_ in ("i", "me") for t in pair):
+        return None
+    other = next(t for t in pair if t.lower_ not in ("i", "me"))
+    other = next((c for c in other.children if c.dep_ == "appos"), other)  # "my wife Anna and I"
+    return other if _kind_ok(other, PERSON, by_token) else None
+
+
 def _person(token: "Token", speaker: str, addressee: str | None, by_token: dict) -> Subject | None:
     """The person a subject token is: I/we -> the speaker, you -> the addressee, a mention of a
     person (a name, "Robin's sister")."""
     low = token.lower_
+    for child in token.children:  # "my sister Emma": Emma
+        named = by_token.get(child.i) if child.dep_ == "appos" else None
+        if named is not None and named.kind == "PERSON":
+            return (named.name, named.kind)
     if low in SPEAKING:
         return (speaker, "PERSON")
     if low in ("you",) and addressee:
@@ -255,15 +309,30 @@ def _of_verb(verb: "Token", subject: "Token", who: Subject | None, speaker: str,
              by_token: dict) -> Iterable[Raw]:
     lemma = verb.lemma_.lower()
     negated = _negated(verb)
+    other = _couple(subject, by_token)
+    if other is not None and (lemma == "divorce" or lemma in ("split", "break")
+                              and any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children)
+                              and not any(c.dep_ == "dobj" for c in verb.children)):
+        yield (speaker, "PERSON"), "partner", (), _value(other), negated  # "Emma and I split up"
+        return
     objects = [c for c in verb.children if c.dep_ in ("dobj", "attr", "oprd", "acomp", "npadvmod")]
     # "moved back to Seattle", "is down to 190": the preposition hangs on the adverb
-    holders = [verb] + [c for c in verb.children if c.dep_ == "advmod" and c.lower_ in ("back", "down", "up", "over")]
+    holders = [verb] + [c for c in verb.children if c.dep_ in ("advmod", "prt", "prep")
+                        and c.lower_ in ("back", "down", "up", "over", "out")]
     preps = [(p.lower_, g) for h in holders for p in h.children if p.dep_ in ("prep", "agent", "dative")
              for g in p.children if g.dep_ == "pobj"]
     if verb.dep_ == "xcomp" and verb.head.lemma_.lower() in ENDING | STARTING:
         negated = negated or verb.head.lemma_.lower() in ENDING  # "stopped going to the gym"
     if who is not None:  # a person does, has, likes, is
         yield from _personal(verb, lemma, who, objects, preps, negated, by_token)
+        return
+    target = next((o for o in objects if o.dep_ == "dobj" and o.pos_ == "NOUN"), None)
+    if lemma in CHANGING and target is not None:  # "leadership pushed the deadline to mid-Q3": the deadline changed
+        owner = _owner(target, speaker, addressee, by_token)
+        value = _new_value(lemma, preps)
+        if owner is not None and value is not None:
+            head, quals = _thing(target)
+            yield owner, NOUN_SLOTS.get(head, f"state:{head}"), quals, _value(value), not negated
         return
     # a thing is, or changes: "the deadline is March 1", "the deadline moved to March 15"
     yield from _of_thing(subject, lemma, objects, preps, negated, speaker, addressee, by_token)
@@ -293,13 +362,13 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
         for obj in objects:
             count = _count(obj)
             if count is not None:
-                yield owner, f"count:have:{_stem(obj.lemma_)}", tuple(sorted({head, *quals})), count, not negated
+                yield owner, f"count:have:{_counted(obj)}", tuple(sorted({head, *quals})), count, not negated
         return
     to = next((g for p, g in preps if p == "to"), None)
     if lemma in CHANGING and to is not None and _count(to) is not None:  # "our team has grown to 8 engineers"
         yield owner, f"count:have:{_stem(to.lemma_)}", tuple(sorted({head, *quals})), _count(to) or "", not negated
         return
-    if lemma in STATING or lemma in CHANGING:
+    if lemma in STATING or lemma in CHANGING or lemma in SCHEDULING:
         value = _state_value(lemma, objects, preps)
         if value is not None and (_concrete(value) or owned and (value.pos_ == "NOUN" or _favourite(noun))):
             yield owner, slot, quals, _value(value), not negated
@@ -351,29 +420,42 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
         thing = _habit(verb, lemma, objects, preps)
         if thing:
             yield who, f"does:{thing}", (), "", not negated
-    if lemma in ENDING | STARTING:
+    if lemma in ENDING | STARTING:  # "I quit smoking", "I dropped Spanish"
         for obj in objects:
-            if obj.dep_ == "dobj" and obj.pos_ == "NOUN" and obj.lemma_.lower() not in ("job", "position", "role"):
+            if obj.dep_ == "dobj" and obj.pos_ in ("NOUN", "PROPN") \
+                    and obj.lemma_.lower() not in ("job", "position", "role"):
                 yield who, f"does:{_stem(obj.lemma_)}", (), "", lemma in STARTING and not negated
+    if lemma in HABITS | CHANGING:  # "I switched from coffee to tea", "I drink tea instead of coffee"
+        for other in _instead_of(verb, preps, lemma):
+            yield who, f"does:{_stem(other.lemma_)}", (), "", False
     # counts: "I have two cats", "I sleep six hours a night", "I weigh 80 kilos"
     verb_key = HAVING.get(lemma, lemma)
     for obj in objects:
         count = _count(obj)
         if count is not None and obj.dep_ in ("dobj", "npadvmod", "attr") and verb_key in COUNTING \
                 and obj.pos_ == "NOUN":
-            yield who, f"count:{verb_key}:{_stem(obj.lemma_)}", (), count, not negated
+            yield who, f"count:{verb_key}:{_counted(obj)}", (), count, not negated
     if lemma == "turn":  # "I turned 30"
         for obj in objects:
             if obj.like_num:
                 yield who, "age", (), _number(obj.lower_), True
     if lemma in TRAVEL and _planned(verb):
-        for prep, obj in preps:
-            if prep == "to" and _kind_ok(obj, PLACE, by_token):
+        places = [g for p, g in preps if p == "to"] + [o for o in objects if o.dep_ == "dobj" and lemma == "visit"]
+        for obj in places:
+            if _kind_ok(obj, PLACE, by_token):
                 yield who, "trip", (), _value(obj), not negated
+    if lemma in CANCELLING:  # "we cancelled the Italy trip", "I cancelled my trip to Rome"
+        for obj in objects:
+            if obj.dep_ == "dobj" and obj.lemma_.lower() in TRIPS:
+                places = [c for c in obj.children if c.dep_ == "compound"] + \
+                         [g for p in obj.children if p.dep_ == "prep" and p.lower_ == "to" for g in p.children]
+                for place in places:
+                    if _kind_ok(place, PLACE, by_token):
+                        yield who, "trip", (), _value(place), False
     # a thing the person changes: "we switched the database to PostgreSQL", "I upgraded the app"
     if lemma in CHANGING | {"use"}:
         target = next((o for o in objects if o.dep_ == "dobj" and o.pos_ == "NOUN"), None)
-        to = next((g for p, g in preps if p in ("to", "for")), None)
+        to = next((g for p, g in preps if p in ("to", "for") or p == "at" and lemma in SETTING_AT), None)
         if lemma == "use" and target is None:  # "I'm using MySQL for the database"
             used = next((o for o in objects if o.dep_ == "dobj"), None)
             if used is not None and to is not None and to.pos_ == "NOUN":
@@ -400,12 +482,15 @@ def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negate
                     for g in p.children:
                         if g.dep_ == "pobj":
                             yield who, "partner", (), _value(g), not negated
-        if low == "old":
+        if low == "old":  # "29 years old" (spaCy reads it as a date)
             for c in obj.children:
                 if c.dep_ == "npadvmod" and verb.tag_ != "VBD":
-                    count = _count(c)
+                    count = next((_number(n.lower_) for n in c.children if n.dep_ == "nummod" and n.like_num), None)
                     if count is not None:
                         yield who, "age", (), count, not negated
+        if obj.dep_ == "attr" and obj.pos_ == "NOUN" and obj.lemma_.lower() in OCCUPATIONS and verb.tag_ != "VBD" \
+                and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in obj.children):
+            yield who, "occupation", (), _value(obj), not negated  # "I'm a nurse", not "I was a nurse"
         if obj.lemma_ in ("base", "located"):
             for p in obj.children:
                 if p.dep_ == "prep" and p.lower_ == "in":
@@ -426,9 +511,27 @@ def _negated(verb: "Token") -> bool:
 
 
 def _planned(verb: "Token") -> bool:
-    """A trip not yet made: "I'm flying to Rome", "I will fly", "I'm going to fly"."""
+    """A trip not yet made: "I'm flying to Rome", "I will fly", "I'm going to fly", "I plan to
+    visit Japan"."""
     auxes = {c.lower_ for c in verb.children if c.dep_ == "aux"}
-    return bool(auxes & {"will", "'ll", "am", "'m", "are", "'re", "is", "'s", "shall"}) and verb.tag_ in ("VBG", "VB")
+    if auxes & {"will", "'ll", "am", "'m", "are", "'re", "is", "'s", "shall"} and verb.tag_ in ("VBG", "VB"):
+        return True
+    head = verb.head
+    return verb.dep_ == "xcomp" and head.lemma_.lower() in PLANNING and head.tag_ in ("VBG", "VBP", "VBZ", "VB")
+
+
+def _instead_of(verb: "Token", preps: list, lemma: str) -> list["Token"]:
+    """What a change or a habit leaves behind: "switched from coffee", "tea instead of coffee"."""
+    out = [g for p, g in preps if p == "from" and lemma in ("switch", "change", "migrate")]
+    for token in verb.subtree:
+        if token.lower_ == "of" and token.i > 0 and token.doc[token.i - 1].lower_ == "instead":
+            out += [g for g in token.children if g.dep_ == "pobj"]
+    return [t for t in out if t.pos_ in ("NOUN", "PROPN")]
+
+
+def _new_value(lemma: str, preps: list) -> "Token | None":
+    """What a change sets a thing to: "to $750", or "at $1,400" for a cap."""
+    return next((g for p, g in preps if p == "to" or p == "at" and lemma in SETTING_AT), None)
 
 
 def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
@@ -458,7 +561,8 @@ def _state_value(lemma: str, objects: list, preps: list) -> "Token | None":
             return obj
     if to is not None:
         return to
-    return next((g for p, g in preps if p in ("on", "at", "in", "about", "around")), None)
+    return next((g for p, g in preps if p in ("on", "at", "in", "about", "around")
+                 or p == "for" and lemma in SCHEDULING), None)
 
 
 def _favourite(noun: "Token") -> bool:
@@ -534,6 +638,15 @@ def _count(token: "Token") -> str | None:
         if child.dep_ == "det" and child.lower_ in ("a", "an"):
             return "1"
     return None
+
+
+# Two words for what is counted ("one child", "two kids").
+SAME_COUNTED = {"kid": "child", "children": "child", "puppy": "dog", "kitten": "cat"}
+
+
+def _counted(token: "Token") -> str:
+    stem = _stem(token.lemma_)
+    return SAME_COUNTED.get(stem, stem)
 
 
 def _number(word: str) -> str:

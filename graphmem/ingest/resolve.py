@@ -5,7 +5,9 @@
    "Melanie"), when exactly one known person fits;
 3. embedding similarity of the names, within compatible kinds, at or above
    `Settings.entity_merge_threshold` (never for concepts: "dog" and "cat" are close
-   vectors and different things).
+   vectors and different things; and a name for someone by their relation to someone,
+   "Robin's sister", only with a name for the same relation: "Robin's sister" and "Robin's
+   cousin" are close vectors and two people).
 
 Otherwise the mention is a new entity."""
 
@@ -33,6 +35,18 @@ class Entity:
 
 def compatible(a: str, b: str) -> bool:
     return a == b or "PROPN" in (a, b) and a in NAMED and b in NAMED
+
+
+# Words for one relation said two ways ("Mel's mom", "Melanie's mother").
+SAME_RELATION = {"mom": "mother", "mum": "mother", "dad": "father", "kids": "children", "kid": "child",
+                 "grandma": "grandmother", "grandpa": "grandfather"}
+
+
+def relation(name: str) -> str | None:
+    """What a relational name names ("Robin's sister" -> "sister"), None for any other name."""
+    owner, mark, related = name.lower().rpartition("'s ")
+    related = related.strip()
+    return SAME_RELATION.get(related, related) if mark and owner else None
 
 
 class Resolver:
@@ -137,7 +151,7 @@ class Resolver:
             for j in order[:5]:
                 if row[j] < self.threshold:
                     break
-                if compatible(kind, known[j].kind):
+                if compatible(kind, known[j].kind) and relation(name) == relation(known[j].name):
                     out[normalise(name)] = known[j]
                     break
         return out, by_norm
