@@ -3,7 +3,8 @@ for speed; `python -m bench locomo FILE...` or `graphmem bench locomo FILE...` f
 quality (`bench.locomo`: the harness and baselines; `bench.locomo_run`: graphmem in it).
 
 A section is one module with `run(quick: bool, out: Path) -> dict`, listed in SECTIONS; `perf`
-runs them all (or those named with --only), writes every figure to OUT/perf.json, one PNG per
+runs them all (or those named with --only: their figures replace theirs in an OUT/perf.json
+already there, the other sections' are kept), writes every figure to OUT/perf.json, one PNG per
 operation and a table on the terminal."""
 
 from __future__ import annotations
@@ -33,10 +34,18 @@ def perf(quick: bool = False, out: Path | None = None, only: list[str] | None = 
         raise ValueError(f"unknown section in {only}; known: {known}")
     results = {"mode": "quick" if quick else "full", "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "sections": {}}
     path = out / ("perf-quick.json" if quick else "perf.json")
+    if only and path.exists():  # a section run again: the others' figures stay as they were measured
+        try:
+            kept = json.loads(path.read_text()).get("sections", {})
+        except ValueError:
+            kept = {}
+        results["sections"] = {name: kept[name] for name, _ in SECTIONS if name in kept and name not in only}
     for name, module in wanted:
         print(f"section {name} ({'quick' if quick else 'full'})", flush=True)
         results["sections"][name] = importlib.import_module(module).run(quick, out)
         path.write_text(json.dumps(results, indent=1, default=str))
+    order = [name for name, _ in SECTIONS]
+    results["sections"] = dict(sorted(results["sections"].items(), key=lambda item: order.index(item[0])))
     results["plots"] = plot.plot_all(results, out, suffix="-quick" if quick else "")
     report.print_report(results)  # adds each section's target verdicts
     path.write_text(json.dumps(results, indent=1, default=str))
