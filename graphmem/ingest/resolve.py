@@ -151,7 +151,8 @@ class Resolver:
             for j in order[:5]:
                 if row[j] < self.threshold:
                     break
-                if compatible(kind, known[j].kind) and relation(name) == relation(known[j].name):
+                if compatible(kind, known[j].kind) and (relation(name) == relation(known[j].name)
+                                                        or "PERSON" not in (kind, known[j].kind)):
                     out[normalise(name)] = known[j]
                     break
         return out, by_norm
