@@ -173,6 +173,7 @@ MORE_UNRELATED = [
     ("My landlord is strict.", "My landlord raised the rent."),
     ("My boyfriend Mark and I have been together for years.", "My friend Anna and I broke up the fight."),
     ("My girlfriend is Emma.", "Emma and I went hiking."),
+    ("My girlfriend is Emma.", "I and I'm focused on triangle proofs, and I want to know how they developed."),
 ]
 
 

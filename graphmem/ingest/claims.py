@@ -273,7 +273,9 @@ def _couple(subject: "Token", by_token: dict) -> "Token | None":
     pair = [subject] + [c for c in subject.children if c.dep_ == "conj"]
     if len(pair) != 2 or not any(t.lower_ in ("i", "me") for t in pair):
         return None
-    other = next(t for t in pair if t.lower_ not in ("i", "me"))
+    other = next((t for t in pair if t.lower_ not in ("i", "me")), None)
+    if other is None:  # "me and I"
+        return None
     other = next((c for c in other.children if c.dep_ == "appos"), other)  # "my wife Anna and I"
     return other if _kind_ok(other, PERSON, by_token) else None
 
