@@ -161,6 +161,8 @@ MORE_UPDATES = [
     ("I have one child.", "Our second baby was born, so we have two kids now."),
     ("My girlfriend is Emma.", "Emma and I split up last month."),
     ("My boyfriend Mark and I have been together for three years.", "Mark and I broke up in the spring."),
+    ("We use Jira for our tickets.", "We migrated off Jira to Linear last quarter."),
+    ("I use VS Code for basically everything.", "I switched from VS Code to Neovim a few months ago."),
 ]
 # ... and facts that look alike and retire nothing.
 MORE_UNRELATED = [
@@ -173,6 +175,7 @@ MORE_UNRELATED = [
     ("My landlord is strict.", "My landlord raised the rent."),
     ("My boyfriend Mark and I have been together for years.", "My friend Anna and I broke up the fight."),
     ("My girlfriend is Emma.", "Emma and I went hiking."),
+    ("We use Redis for caching.", "We use Postgres for storage."),
     ("My girlfriend is Emma.", "I and I'm focused on triangle proofs, and I want to know how they developed."),
 ]
 

@@ -64,7 +64,7 @@ NOUN_SLOTS = {"home": "residence", "house": "residence", "apartment": "residence
 # Habits: a yes or a no about doing one thing, keyed by the thing done ("drink coffee" ->
 # coffee) or, for these verbs, by the verb itself ("smoke ten cigarettes" -> smoke).
 HABITS = {"smoke", "drink", "eat", "play", "go", "run", "jog", "swim", "practice", "practise", "cook", "bake",
-          "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep", "study", "learn"}
+          "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep", "study", "learn", "use"}
 VERB_KEYED = {"smoke", "vape", "gamble", "jog", "run", "swim", "skate", "ski", "surf", "hike", "meditate"}
 LIKING = {"like": True, "love": True, "enjoy": True, "adore": True, "hate": False, "dislike": False}
 STARTING = {"start", "begin", "resume"}
@@ -523,12 +523,15 @@ def _planned(verb: "Token") -> bool:
 
 
 def _instead_of(verb: "Token", preps: list, lemma: str) -> list["Token"]:
-    """What a change or a habit leaves behind: "switched from coffee", "tea instead of coffee"."""
-    out = [g for p, g in preps if p == "from" and lemma in ("switch", "change", "migrate")]
+    """What a change or a habit leaves behind: "switched from coffee", "migrated off Jira", "tea
+    instead of coffee"."""
+    out = [g for p, g in preps if p in ("from", "off") and lemma in ("switch", "change", "migrate", "move")]
+    if lemma in ("switch", "migrate", "move") and any(c.dep_ == "prt" and c.lower_ == "off" for c in verb.children):
+        out += [c for c in verb.children if c.dep_ in ("dobj", "npadvmod")]  # "migrated off Jira"
     for token in verb.subtree:
         if token.lower_ == "of" and token.i > 0 and token.doc[token.i - 1].lower_ == "instead":
             out += [g for g in token.children if g.dep_ == "pobj"]
-    return [t for t in out if t.pos_ in ("NOUN", "PROPN")]
+    return [t for t in out if t.pos_ in ("NOUN", "PROPN") and t.ent_type_ not in ("DATE", "TIME")]
 
 
 def _new_value(lemma: str, preps: list) -> "Token | None":
