@@ -163,6 +163,8 @@ MORE_UPDATES = [
     ("My boyfriend Mark and I have been together for three years.", "Mark and I broke up in the spring."),
     ("We use Jira for our tickets.", "We migrated off Jira to Linear last quarter."),
     ("I use VS Code for basically everything.", "I switched from VS Code to Neovim a few months ago."),
+    # told before a question in one sentence, as people write to an assistant
+    ("I live in Paris.", "I moved to Berlin last month, can you suggest some neighborhoods to explore?"),
 ]
 # ... and facts that look alike and retire nothing.
 MORE_UNRELATED = [
@@ -176,6 +178,8 @@ MORE_UNRELATED = [
     ("My boyfriend Mark and I have been together for years.", "My friend Anna and I broke up the fight."),
     ("My girlfriend is Emma.", "Emma and I went hiking."),
     ("We use Redis for caching.", "We use Postgres for storage."),
+    ("We use Jira for our tickets.", "I'm deciding whether to migrate off Jira, any thoughts?"),  # weighed, not done
+    ("My budget is $500.", "Can you tell me if I moved my budget to $700?"),  # asked
     ("My girlfriend is Emma.", "I and I'm focused on triangle proofs, and I want to know how they developed."),
 ]
 

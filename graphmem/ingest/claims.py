@@ -138,9 +138,10 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
     cue = bool(CUES.search(doc.text))
     out: list[Claim] = []
     for token in doc:
-        if token.pos_ not in ("VERB", "AUX") or token.dep_ in ("aux", "auxpass") \
-                or token.sent.text.rstrip().endswith("?"):
+        if token.pos_ not in ("VERB", "AUX") or token.dep_ in ("aux", "auxpass") or _asked(token):
             continue  # a question claims nothing
+        if _weighed(token):
+            continue  # "I'm deciding whether to switch to Redis": not done
         subject = _subject(token)
         if subject is None:
             continue
@@ -168,11 +169,50 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
     return list(dict.fromkeys(out))
 
 
+# Words that open a question, after a comma or at a sentence's start ("I moved to Berlin last
+# month, can you suggest ...?": the move is told, the rest is asked).
+ASKING = {"can", "could", "would", "will", "do", "does", "did", "is", "are", "was", "were", "should", "shall",
+          "may", "what", "how", "which", "where", "when", "why", "who", "whom", "whose", "any", "anything", "have",
+          "has", "am"}
+# Verbs that weigh an action rather than report it ("deciding whether to", "thinking about
+# switching", "trying to cut"): what they govern is not done.
+WEIGHING = {"consider", "decide", "wonder", "debate", "figure", "think", "try", "weigh", "choose", "need",
+            "want", "hope", "aim", "like", "love", "mean", "wish", "ask", "help", "plan", "intend", "look"}
+
+
+def _asked(token: "Token") -> bool:
+    """Whether a token is in the question of a sentence that ends in one: from the sentence's
+    start, or from a question word after a comma, a semicolon or a dash (what comes before is
+    told)."""
+    sent = token.sent
+    if not sent.text.rstrip().endswith("?"):
+        return False
+    for t in sent:
+        if t.lower_ in ASKING and (t.i == sent.start or t.nbor(-1).text in (",", ";", "-", "--", ":")):
+            return token.i >= t.i
+    return True
+
+
+def _weighed(verb: "Token") -> bool:
+    """A verb under "if" or "whether", or governed by a verb that weighs it (but a trip planned
+    is a plan: `_planned`)."""
+    direct = True  # governed through "to" or "about ...ing" only ("trying to cut", not "..., I need")
+    for t in [verb, *verb.ancestors]:
+        if any(c.dep_ == "mark" and c.lower_ in ("if", "whether") for c in t.children):
+            return True
+        if t is not verb and direct and t.lemma_.lower() in WEIGHING and verb.lemma_.lower() not in TRAVEL:
+            return True
+        if t.dep_ not in ("xcomp", "ccomp", "conj", "advcl", "pcomp", "pobj", "prep"):
+            break
+        direct = direct and t.dep_ in ("xcomp", "pcomp", "pobj", "prep")
+    return False
+
+
 def _partners_named(doc: "Doc", speaker: str, addressee: str | None, by_token: dict, cue: bool) -> list[Claim]:
     """"My boyfriend Mark and I ...": a partner named beside the word for one, whatever the verb."""
     out = []
     for token in doc:
-        if NOUN_SLOTS.get(token.lemma_.lower()) != "partner" or token.sent.text.rstrip().endswith("?"):
+        if NOUN_SLOTS.get(token.lemma_.lower()) != "partner" or _asked(token):
             continue
         owner = next((_person(c, speaker, addressee, by_token) for c in token.children if c.dep_ == "poss"), None)
         name = next((c for c in token.children if c.dep_ == "appos" and _kind_ok(c, PERSON, by_token)), None)
