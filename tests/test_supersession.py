@@ -166,6 +166,9 @@ MORE_UPDATES = [
     ("I use VS Code for basically everything.", "I switched from VS Code to Neovim a few months ago."),
     # told before a question in one sentence, as people write to an assistant
     ("I live in Paris.", "I moved to Berlin last month, can you suggest some neighborhoods to explore?"),
+    ("Our investor demo is on the 22nd.", "investor demo got moved up to the 18th, can you help me replan the week"),
+    ("My manager Priya is very hands-off.", "Priya left the company and my new manager Tom wants daily check-ins."),
+    ("I use Redux for state management.", "We ditched Redux for Zustand."),
 ]
 # ... and facts that look alike and retire nothing.
 MORE_UNRELATED = [
@@ -181,6 +184,11 @@ MORE_UNRELATED = [
     ("We use Redis for caching.", "We use Postgres for storage."),
     ("We use Jira for our tickets.", "I'm deciding whether to migrate off Jira, any thoughts?"),  # weighed, not done
     ("My budget is $500.", "Can you tell me if I moved my budget to $700?"),  # asked
+    # claims that were read where there are none, each of which retired a real fact
+    ("I'm 34.", "We just hired three more engineers so there are 7 of us on the backend team now."),
+    ("I live in Leeds.", "My take-home is $4,800 after my raise."),
+    ("I work at Google.", "I'm working out at home these days."),
+    ("I live in Denver.", "We moved to a three-node Kubernetes cluster last week."),
     ("My girlfriend is Emma.", "I and I'm focused on triangle proofs, and I want to know how they developed."),
 ]
 

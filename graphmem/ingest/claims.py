@@ -50,10 +50,15 @@ VERB_SLOTS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("divorce", ""): ("partner", PERSON), ("break", "with"): ("partner", PERSON),
     ("drive", ""): ("car", ()), ("prefer", ""): ("preference", ()),
     ("promote", "to"): ("occupation", ()), ("retire", "from"): ("employer", ORG),
-    ("report", "to"): ("state:manager", PERSON),
+    ("report", "to"): ("state:manager", PERSON), ("start", "as"): ("occupation", ()),
 }
+# What the value of these attributes must be, when a noun names them ("my home is ...").
+VALUE_KINDS = {"residence": PLACE, "employer": ORG, "partner": PERSON}
+# What a home is, for "a small flat in Leeds".
+DWELLINGS = {"flat", "apartment", "house", "home", "place", "condo", "studio", "room", "town", "city", "village",
+             "neighborhood", "neighbourhood", "suburb", "area", "part", "side", "cottage", "bungalow", "loft"}
 # Verbs that end what their object was (a claim of it with positive=False).
-ENDING = {"leave", "divorce", "break", "quit", "stop", "cease", "give", "drop", "retire"}
+ENDING = {"leave", "divorce", "break", "quit", "stop", "cease", "give", "drop", "retire", "ditch", "abandon"}
 # Nouns that name one of the attributes above when a turn says "my <noun> is <value>".
 NOUN_SLOTS = {"home": "residence", "house": "residence", "apartment": "residence", "flat": "residence",
               "address": "residence", "employer": "employer", "company": "employer", "job": "occupation",
@@ -208,16 +213,24 @@ def _weighed(verb: "Token") -> bool:
     return False
 
 
+# Who someone is to the owner, when a name stands beside the word ("my boyfriend Mark", "my new
+# manager Tom"), whatever the verb.
+NAMED_ROLES = {**{noun: slot for noun, slot in NOUN_SLOTS.items() if slot == "partner"},
+               "manager": "state:manager", "boss": "state:manager"}
+
+
 def _partners_named(doc: "Doc", speaker: str, addressee: str | None, by_token: dict, cue: bool) -> list[Claim]:
-    """"My boyfriend Mark and I ...": a partner named beside the word for one, whatever the verb."""
+    """"My boyfriend Mark and I ...", "my new manager Tom wants ...": a partner or a manager named
+    beside the word for one."""
     out = []
     for token in doc:
-        if NOUN_SLOTS.get(token.lemma_.lower()) != "partner" or _asked(token):
+        slot = NAMED_ROLES.get(token.lemma_.lower())
+        if slot is None or _asked(token):
             continue
         owner = next((_person(c, speaker, addressee, by_token) for c in token.children if c.dep_ == "poss"), None)
         name = next((c for c in token.children if c.dep_ == "appos" and _kind_ok(c, PERSON, by_token)), None)
         if owner is not None and name is not None:
-            out.append(Claim(owner[0], owner[1], "partner", (), _value(name), True, cue))
+            out.append(Claim(owner[0], owner[1], slot, (), _value(name), True, cue))
     return out
 
 
@@ -300,6 +313,8 @@ Raw = tuple[Subject, str, tuple[str, ...], str, bool]  # subject, slot, qualifie
 
 
 def _subject(verb: "Token") -> "Token | None":
+    if any(c.dep_ == "expl" for c in verb.children):
+        return None  # "there are 7 of us": nobody is 7
     for child in verb.children:
         if child.dep_ in ("nsubj", "nsubjpass"):
             return child
@@ -389,7 +404,9 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     if owner is None:
         return
     owned = any(c.dep_ == "poss" for c in noun.children)
-    if not owned and not any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children):
+    bare = noun.pos_ == "NOUN" and not any(c.dep_ == "det" for c in noun.children)
+    if not owned and not any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children) \
+            and not (bare and lemma in CHANGING):  # "launch got pushed back to April 30", as people type
         return  # "art is so cool", "that painting is awesome": an opinion, not a thing's state
     if any(p.dep_ == "prep" and any(g.dep_ == "pcomp" for g in p.children) for p in noun.children):
         return  # "the probability of getting heads is 1/2": a general truth, not a thing's state
@@ -412,6 +429,8 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
         return
     if lemma in STATING or lemma in CHANGING or lemma in SCHEDULING:
         value = _state_value(lemma, objects, preps)
+        if value is not None and slot in VALUE_KINDS and not _kind_ok(value, VALUE_KINDS[slot], by_token):
+            return  # "my take-home is $4,800" is no home
         if value is not None and (_concrete(value) or owned and (value.pos_ == "NOUN" or _favourite(noun))):
             yield owner, slot, quals, _value(value), not negated
 
@@ -427,6 +446,8 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
     ending = lemma in ENDING
     # attributes by verb and preposition
     moved_thing = any(o.dep_ == "dobj" for o in objects)
+    if lemma == "work" and any(c.dep_ == "prt" for c in verb.children):
+        preps = []  # "working out at home" is no workplace
     for prep, obj in preps:
         slot = VERB_SLOTS.get((lemma, prep))
         if slot and slot[0] == "residence":
@@ -630,7 +651,12 @@ def _thing(noun: "Token") -> tuple[str, tuple[str, ...]]:
 
 
 def _place_in(token: "Token", by_token: dict) -> "Token | None":
-    """The place a phrase names: itself, or the place inside it ("a small flat in Leeds")."""
+    """The place a phrase names: itself, or the place a home in it is in ("a small flat in
+    Leeds"; not "a three-node Kubernetes cluster")."""
+    if _kind_ok(token, PLACE, by_token):
+        return token
+    if token.lemma_.lower() not in DWELLINGS:
+        return None
     for t in token.subtree:
         if _kind_ok(t, PLACE, by_token):
             return t
