@@ -13,7 +13,9 @@ thing (`count:have:cat`), or the state of a thing the subject owns or works on
 compatible (one holds the other) and their values or polarities differ (`supersedes`).
 Unrelated facts share no slot, so they never retire each other: liking pizza and liking sushi
 are two slots; flying to Rome and flying to Oslo conflict only when the newer says the plan
-changed (`Claim.needs_cue`)."""
+changed (`Claim.needs_cue`). A question claims nothing, but what a message tells before its
+question does ("I moved to Berlin last month, can you suggest ...?"); what a verb only weighs
+("deciding whether to switch") does not."""
 
 from __future__ import annotations
 
