@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 from ..supersession import Claim
 from .markup import is_placeholder
 from .messages import USER_ROLE
+from .resolve import same_word
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -520,7 +521,7 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
     # a thing the person changes: "we switched the database to PostgreSQL", "I upgraded the app"
     if lemma in CHANGING | {"use"}:
         target = next((o for o in objects if o.dep_ == "dobj" and o.pos_ == "NOUN"), None)
-        to = next((g for p, g in preps if p in ("to", "for") or p == "at" and lemma in SETTING_AT), None)
+        to = _new_value(lemma, preps, also=("for",))
         if lemma == "use" and target is None:  # "I'm using MySQL for the database"
             used = next((o for o in objects if o.dep_ == "dobj"), None)
             if used is not None and to is not None and to.pos_ == "NOUN":
@@ -597,9 +598,10 @@ def _instead_of(verb: "Token", preps: list, lemma: str) -> list["Token"]:
     return [t for t in out if t.pos_ in ("NOUN", "PROPN") and t.ent_type_ not in ("DATE", "TIME")]
 
 
-def _new_value(lemma: str, preps: list) -> "Token | None":
-    """What a change sets a thing to: "to $750", or "at $1,400" for a cap."""
-    return next((g for p, g in preps if p == "to" or p == "at" and lemma in SETTING_AT), None)
+def _new_value(lemma: str, preps: list, also: tuple[str, ...] = ()) -> "Token | None":
+    """What a change sets a thing to: "to $750", or "at $1,400" for a cap; or the object of one
+    of the prepositions `also` names ("for the database" after "using MySQL")."""
+    return next((g for p, g in preps if p == "to" or p in also or p == "at" and lemma in SETTING_AT), None)
 
 
 def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
@@ -713,13 +715,9 @@ def _count(token: "Token") -> str | None:
     return None
 
 
-# Two words for what is counted ("one child", "two kids").
-SAME_COUNTED = {"kid": "child", "children": "child", "puppy": "dog", "kitten": "cat"}
-
-
 def _counted(token: "Token") -> str:
-    stem = _stem(token.lemma_)
-    return SAME_COUNTED.get(stem, stem)
+    """What is counted, one word for two ways of saying it ("one child", "two kids")."""
+    return same_word(_stem(token.lemma_))
 
 
 def _number(word: str) -> str:

@@ -37,16 +37,21 @@ def compatible(a: str, b: str) -> bool:
     return a == b or "PROPN" in (a, b) and a in NAMED and b in NAMED
 
 
-# Words for one relation said two ways ("Mel's mom", "Melanie's mother").
-SAME_RELATION = {"mom": "mother", "mum": "mother", "dad": "father", "kids": "children", "kid": "child",
-                 "grandma": "grandmother", "grandpa": "grandfather"}
+# Words for one relation or one kind of thing said two ways ("Mel's mom", "Melanie's mother";
+# "two kids", "one child"), each to one of them, singular.
+SAME_WORD = {"mom": "mother", "mum": "mother", "dad": "father", "grandma": "grandmother", "grandpa": "grandfather",
+             "kid": "child", "kids": "child", "children": "child", "puppy": "dog", "kitten": "cat"}
+
+
+def same_word(word: str) -> str:
+    """One word for what `word` (lower case) names: "kids" -> "child", "mum" -> "mother"."""
+    return SAME_WORD.get(word, word)
 
 
 def relation(name: str) -> str | None:
     """What a relational name names ("Robin's sister" -> "sister"), None for any other name."""
     owner, mark, related = name.lower().rpartition("'s ")
-    related = related.strip()
-    return SAME_RELATION.get(related, related) if mark and owner else None
+    return same_word(related.strip()) if mark and owner else None
 
 
 class Resolver:
