@@ -76,3 +76,23 @@ def test_recall_answers_the_present_with_the_restated_value_first(mem, user):
     now = [m.uid for m in mem.recall("What is the deadline for the first sprint of my portfolio website?",
                                      user=user, asker="user").memories]
     assert now.index(newer) < now.index(older)
+
+
+def test_a_later_value_of_another_thing_named_alike_is_not_taken_for_a_version(mem, user):
+    """Two things told apart by one word, each said once: the question names one of them."""
+    for older, newer, question in [
+            ("Our web app has about 10k monthly active users, what analytics tool should we use?",
+             "Our mobile app has about 3k monthly active users, how do I get better crash reporting?",
+             "How many monthly active users does our web app have?"),
+            ("My AWS exam is on June 2.", "My coworker Dana's AWS exam is on May 10.", "When is my AWS exam?"),
+            ("Our staging server has 4GB of RAM.", "Our production server has 16GB of RAM.",
+             "How much RAM does the staging server have?")]:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        assert _order(mem, user, _ranked(first, second), question) == [first, second], question
+
+
+def test_the_same_thing_named_longer_or_anew_is_still_a_version(mem, user):
+    older = _say(mem, user, "I'm taking the AWS Solutions Architect Associate exam on May 10. Can you make me a plan?",
+                 MARCH)
+    newer = _say(mem, user, "I rescheduled my AWS exam to June 2. Can you stretch the study schedule to fit?", APRIL)
+    assert _order(mem, user, _ranked(older, newer), "When is my AWS exam?") == [newer, older]

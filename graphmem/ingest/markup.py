@@ -118,6 +118,11 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
     return Masked(masked, spans)
 
 
+def prose(text: str) -> str:
+    """`text` with its code and markup spans left out."""
+    return SPANS.sub(" ", text)
+
+
 def _boundary(text: str, at: int) -> int:
     """Where to cut `text` near `at`: the next paragraph, else line, else sentence end, else
     space (the cut keeps the whitespace before it)."""

@@ -7,7 +7,9 @@ Recall's best memory and a later memory among the first ones are two versions of
 when the same speaker said both, their embeddings are near, both hold question words, and
 they differ where the question asks: a value question ("What is the deadline ...?", "How many
 ...?") needs a different value (a number, a date) in the later one; a yes-or-no question
-("Have I ever used Excel ...?") needs one of them negated and the other not. For a question
+("Have I ever used Excel ...?") needs one of them negated and the other not; and neither may
+name another thing where the other names the question's (the question's "web app" in one, a
+"mobile app" in the other; "my exam" and "Dana's exam"). For a question
 about the present the later one is put right above the earlier one; for one about the past
 the earlier above the later. Nothing else moves but by the one place the moved memory left,
 and only within the first VERSION_WINDOW: which memories are in that many first results does
@@ -22,6 +24,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ..ingest.markup import prose
 from ..store import Store
 from ..vectors import unit
 from .tuning import VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
@@ -34,6 +37,12 @@ VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\
 NEGATED = re.compile(r"\b(never|not|no longer|haven't|hasn't|hadn't|didn't|don't|doesn't|isn't|wasn't)\b",
                      re.IGNORECASE)
 WORD = re.compile(r"[a-z][a-z0-9']+")
+POSSESSOR = "'s"
+OWNERS = {"my", "our", "your"}
+# Words that mark one version of a thing, not another thing: "the new deadline", "my updated budget".
+VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", "revised", "final", "old", "previous",
+                                         "original", "former", "next", "increased", "reduced", "extended",
+                                         "adjusted", "higher", "lower")}
 
 
 @dataclass(frozen=True)
@@ -70,11 +79,43 @@ def values(text: str) -> set[str]:
     return {m.group(0).lower().replace(",", "").strip() for m in VALUE.finditer(text)}
 
 
-def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str]) -> bool:
+def _pairs(text: str) -> set[tuple[str, str]]:
+    """Each word with the word before it, as `words` keys them ("dad's" stays a possessor)."""
+    said = [w if w.endswith(POSSESSOR) else w.rstrip("s")
+            for w in WORD.findall(prose(text).lower().replace("’", "'"))]
+    return set(zip(said, said[1:]))
+
+
+def other_thing(a: str, b: str, question: str, asked: set[str]) -> bool:
+    """Whether `a` and `b` name two things where the question names one of them: the question's
+    "web app" is in one, the other has "mobile app" (a word the question lacks), or its "my
+    blood pressure" is in one and the other has "dad's blood pressure". Words that mark a
+    version ("new deadline", "updated budget") name no other thing."""
+    stop = _stop_words()
+    for first, second in ((a, b), (b, a)):
+        have, other = _pairs(first), _pairs(second)
+        for before, word in _pairs(question) & have - other:
+            if word not in asked:
+                continue
+            if before in OWNERS:  # "my blood pressure", and the other says whose: "dad's blood pressure"
+                if any(w == word and x.endswith(POSSESSOR) for x, w in other):
+                    return True
+            elif before in asked and before not in {w for pair in other for w in pair}:
+                # "web app", and the other names another app and never says "web" ("AWS
+                # Solutions Architect exam" is the AWS exam said longer)
+                if any(w == word and len(x) >= 3 and x not in stop and x not in asked and x not in VERSION_WORDS
+                       for x, w in other):
+                    return True
+    return False
+
+
+def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str], question: str = "") -> bool:
     """Whether `later` says anew what `earlier` said, as far as the question asks."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     if float(earlier.vector @ later.vector) < VERSION_COSINE:
+        return False
+    if other_thing(earlier.text, later.text, question, asked):
         return False
     if kind == "value":
         before, after = values(earlier.text), values(later.text)
@@ -126,7 +167,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
                 continue
             wanted_later = reading != "past"
             earlier, later = (this, other) if wanted_later else (other, this)
-            if (other.at > this.at) == wanted_later and versions_of_one_thing(earlier, later, kind, asked):
+            if (other.at > this.at) == wanted_later and versions_of_one_thing(earlier, later, kind, asked, question):
                 wanted = j
                 break
         if wanted is None:
