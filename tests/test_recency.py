@@ -86,7 +86,8 @@ def test_a_later_value_of_another_thing_named_alike_is_not_taken_for_a_version(m
              "How many monthly active users does our web app have?"),
             ("My AWS exam is on June 2.", "My coworker Dana's AWS exam is on May 10.", "When is my AWS exam?"),
             ("Our staging server has 4GB of RAM.", "Our production server has 16GB of RAM.",
-             "How much RAM does the staging server have?")]:
+             "How much RAM does the staging server have?"),
+            ("I make $85,000 a year.", "My wife makes $92,000 a year.", "How much do I make a year?")]:
         first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
         assert _order(mem, user, _ranked(first, second), question) == [first, second], question
 
@@ -96,3 +97,23 @@ def test_the_same_thing_named_longer_or_anew_is_still_a_version(mem, user):
                  MARCH)
     newer = _say(mem, user, "I rescheduled my AWS exam to June 2. Can you stretch the study schedule to fit?", APRIL)
     assert _order(mem, user, _ranked(older, newer), "When is my AWS exam?") == [newer, older]
+
+
+def test_a_named_value_an_ended_habit_and_a_one_word_question_are_read(mem, user):
+    """What changes most in what people tell an assistant: a tool or a place named anew ("we
+    migrated our event logs to ClickHouse"), a habit ended ("I gave up intermittent fasting"),
+    and a question of one word that matters ("What's my GPA?")."""
+    for older, newer, question in [
+            ("Our event logs are stored in MongoDB. How do I write a daily aggregation?",
+             "We migrated our event logs to ClickHouse. How do I write the daily signup aggregation there?",
+             "What database holds our event logs?"),
+            ("I do 16:8 intermittent fasting.", "I gave up intermittent fasting, I eat breakfast again.",
+             "Am I on an intermittent fasting schedule?"),
+            ("My GPA is 3.2.", "I got my GPA up to 3.5 this semester.", "What's my GPA?")]:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        assert _order(mem, user, _ranked(first, second), question) == [second, first], question
+
+
+def test_how_old_asks_about_the_present():
+    assert reading("How old am I?") == "present" and reading("How old is my daughter now?") == "present"
+    assert reading("What was my old job?") == "past"

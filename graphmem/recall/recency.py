@@ -6,8 +6,9 @@ words it does not read ("the sprint deadline is now April 5", "I've never used E
 Recall's best memory and a later memory among the first ones are two versions of one thing
 when the same speaker said both, their embeddings are near, both hold question words, and
 they differ where the question asks: a value question ("What is the deadline ...?", "How many
-...?") needs a different value (a number, a date) in the later one; a yes-or-no question
-("Have I ever used Excel ...?") needs one of them negated and the other not; and neither may
+...?", "What database do we use?") needs a different value (a number, a date, a name) in the
+later one; a yes-or-no question ("Have I ever used Excel ...?", "Am I a smoker?") needs one of
+them negated or ended ("I quit smoking") and the other not; and neither may
 name another thing where the other names the question's (the question's "web app" in one, a
 "mobile app" in the other; "my exam" and "Dana's exam"). For a question
 about the present the later one is put right above the earlier one; for one about the past
@@ -34,11 +35,17 @@ ASKS_VALUE = re.compile(r"\b(what|how many|how much|how long|when|which)\b", re.
 _MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)")
 VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\d{1,2}\b", re.IGNORECASE)
-NEGATED = re.compile(r"\b(never|not|no longer|haven't|hasn't|hadn't|didn't|don't|doesn't|isn't|wasn't)\b",
+# A statement denied, or a habit or plan ended ("I quit smoking", "the wedding got called off").
+NEGATED = re.compile(r"\b(never|not|no longer|no more|haven't|hasn't|hadn't|didn't|don't|doesn't|isn't|wasn't|"
+                     r"quit|stopped|gave up|called off|cancell?ed)\b",
                      re.IGNORECASE)
 WORD = re.compile(r"[a-z][a-z0-9']+")
+# A name inside a sentence (a capital not at its start): "Postgres", "Microsoft Teams", "King's College".
+NAME = re.compile(r"(?<!^)(?<![.!?:]\s)(?<![.!?:]\s\s)\b[A-Z][A-Za-z0-9']+(?:\s[A-Z][A-Za-z0-9']+)*", re.MULTILINE)
+SAID = re.compile(r"[a-z][a-z0-9']+|\bi\b")  # the words and "I", in order
 POSSESSOR = "'s"
 OWNERS = {"my", "our", "your"}
+SPEAKERS = {"i", "we"}
 # Words that mark one version of a thing, not another thing: "the new deadline", "my updated budget".
 VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", "revised", "final", "old", "previous",
                                          "original", "former", "next", "increased", "reduced", "extended",
@@ -70,19 +77,24 @@ def _stop_words() -> frozenset[str]:
 
 
 def words(text: str) -> set[str]:
-    """The content words of a text, a trailing s dropped (deadline, deadlines)."""
+    """The content words of a text, a trailing s dropped (deadline, deadlines) and a possessive
+    or "is" ("what's", "Maya's")."""
     stop = _stop_words()
-    return {w.rstrip("s") for w in WORD.findall(text.lower()) if len(w) >= 3 and w not in stop}
+    said = (w.removesuffix(POSSESSOR) for w in WORD.findall(text.lower().replace("’", "'")))
+    return {w.rstrip("s") for w in said if len(w) >= 3 and w not in stop}
 
 
 def values(text: str) -> set[str]:
-    return {m.group(0).lower().replace(",", "").strip() for m in VALUE.finditer(text)}
+    """What a text could answer a value question with: numbers, dates, and names ("we moved off
+    MongoDB and everything is in Postgres now")."""
+    return {m.group(0).lower().replace(",", "").strip() for m in VALUE.finditer(text)} | \
+        {m.group(0).lower() for m in NAME.finditer(prose(text))}
 
 
 def _pairs(text: str) -> set[tuple[str, str]]:
     """Each word with the word before it, as `words` keys them ("dad's" stays a possessor)."""
     said = [w if w.endswith(POSSESSOR) else w.rstrip("s")
-            for w in WORD.findall(prose(text).lower().replace("’", "'"))]
+            for w in SAID.findall(prose(text).lower().replace("’", "'"))]
     return set(zip(said, said[1:]))
 
 
@@ -90,21 +102,28 @@ def other_thing(a: str, b: str, question: str, asked: set[str]) -> bool:
     """Whether `a` and `b` name two things where the question names one of them: the question's
     "web app" is in one, the other has "mobile app" (a word the question lacks), or its "my
     blood pressure" is in one and the other has "dad's blood pressure". Words that mark a
-    version ("new deadline", "updated budget") name no other thing."""
+    version ("new deadline", "updated budget") name no other thing. So does a subject: the
+    question's "I make" in one, "my wife makes" in the other."""
     stop = _stop_words()
+
+    def another(x: str) -> bool:  # a word that names something the question does not
+        return len(x) >= 3 and x not in stop and x not in asked and x not in VERSION_WORDS
+
     for first, second in ((a, b), (b, a)):
         have, other = _pairs(first), _pairs(second)
         for before, word in _pairs(question) & have - other:
-            if word not in asked:
+            if before in SPEAKERS:  # "I make", and the other: "my wife makes" (a verb, maybe a stop word)
+                if any(w == word and another(x) for x, w in other):
+                    return True
+            elif word not in asked:
                 continue
-            if before in OWNERS:  # "my blood pressure", and the other says whose: "dad's blood pressure"
+            elif before in OWNERS:  # "my blood pressure", and the other says whose: "dad's blood pressure"
                 if any(w == word and x.endswith(POSSESSOR) for x, w in other):
                     return True
             elif before in asked and before not in {w for pair in other for w in pair}:
                 # "web app", and the other names another app and never says "web" ("AWS
                 # Solutions Architect exam" is the AWS exam said longer)
-                if any(w == word and len(x) >= 3 and x not in stop and x not in asked and x not in VERSION_WORDS
-                       for x, w in other):
+                if any(w == word and another(x) for x, w in other):
                     return True
     return False
 
@@ -123,7 +142,8 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str]
             return False
     elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
         return False
-    return len(asked & words(earlier.text) & words(later.text)) >= VERSION_QUESTION_WORDS
+    need = max(1, min(VERSION_QUESTION_WORDS, len(asked)))  # "What's my GPA?" has one to hold
+    return len(asked & words(earlier.text) & words(later.text)) >= need
 
 
 def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:

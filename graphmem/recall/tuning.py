@@ -83,7 +83,8 @@ WORDS_FULL = 40
 # in BEAM's conversations, mostly later turns on the same topic rather than the same fact, and
 # moving them cost Recall@5. Two memories are versions when their embeddings are at least
 # VERSION_COSINE near (a fact and its update said in different words are seldom nearer) and
-# both hold at least VERSION_QUESTION_WORDS of the question's content words. Chosen on half
+# both hold at least VERSION_QUESTION_WORDS of the question's content words (all of them when it
+# has fewer). Chosen on half
 # of BEAM's conversations and checked on the other half (bench/README.md, "Newer above older").
 VERSION_HEAD, VERSION_WINDOW = 1, 10
 VERSION_COSINE = 0.5

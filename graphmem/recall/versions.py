@@ -15,7 +15,7 @@ from .recency import newest_first, restated, versions_asked
 from .tuning import VERSION_WINDOW
 
 # Words that ask about an earlier state of things; anything else reads the present.
-PAST = re.compile(r"\b(before|used to|previously|formerly|originally|at first|in the past|former|old|earlier|"
+PAST = re.compile(r"\b(before|used to|previously|formerly|originally|at first|in the past|former|(?<!how )old|earlier|"
                   r"back then|prior|until|anymore)\b|\b(my|your|his|her|their|our|its)\s+first\b", re.IGNORECASE)
 # ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
 # answers; and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job").
