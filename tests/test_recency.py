@@ -79,7 +79,8 @@ def test_recall_answers_the_present_with_the_restated_value_first(mem, user):
 
 
 def test_a_later_value_of_another_thing_named_alike_is_not_taken_for_a_version(mem, user):
-    """Two things told apart by one word, each said once: the question names one of them."""
+    """Two things told apart by a word or an owner, each said once (the later one may name the
+    earlier for contrast): the question names one of them."""
     for older, newer, question in [
             ("Our web app has about 10k monthly active users, what analytics tool should we use?",
              "Our mobile app has about 3k monthly active users, how do I get better crash reporting?",
@@ -87,7 +88,11 @@ def test_a_later_value_of_another_thing_named_alike_is_not_taken_for_a_version(m
             ("My AWS exam is on June 2.", "My coworker Dana's AWS exam is on May 10.", "When is my AWS exam?"),
             ("Our staging server has 4GB of RAM.", "Our production server has 16GB of RAM.",
              "How much RAM does the staging server have?"),
-            ("I make $85,000 a year.", "My wife makes $92,000 a year.", "How much do I make a year?")]:
+            ("I make $85,000 a year.", "My wife makes $92,000 a year.", "How much do I make a year?"),
+            ("My overall GPA is 3.6.", "My major GPA is 3.9, higher than my overall GPA. Which one goes on my resume?",
+             "What's my overall GPA?"),
+            ("My flight to Denver is on the 12th.", "My return flight from Denver is on the 19th, red-eye.",
+             "When is my flight to Denver?")]:
         first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
         assert _order(mem, user, _ranked(first, second), question) == [first, second], question
 

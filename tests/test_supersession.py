@@ -46,11 +46,13 @@ def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user
 
 @pytest.mark.parametrize("name, linked, answered, kept",
                          [("updates_unseen.jsonl", 0.23, 0.61, 0.95), ("updates_unseen_chat.jsonl", 0.15, 0.66, 0.9),
-                          ("updates_unseen_mixed.jsonl", 0.26, 0.66, 0.93)])
+                          ("updates_unseen_mixed.jsonl", 0.26, 0.66, 0.93),
+                          ("updates_unseen_contrast.jsonl", 0.0, 0.3, 0.58), ("updates_unseen_implied.jsonl", 0.0, 0.11, 0.93)])
 def test_updates_written_by_someone_who_never_read_the_claim_readings(mem, user, name, linked, answered, kept):
     """Pairs written, without seeing graphmem, by someone asked for updates and look-alike facts
     in the words people use with an assistant (the second set: long messages that end in a
-    request, as in BEAM; the third: both kinds), and a question for each written later by another
+    request, as in BEAM; the third: both kinds; the fourth: look-alikes that name each other for
+    contrast; the fifth: changes only implied), and a question for each written later by another
     who had not seen the code either; each measured before and after a round of readings it did
     not choose (bench/README.md, "Supersession on pairs written without the code"). Most updates
     said so freely are still not linked, and recall answers some of those from the messages

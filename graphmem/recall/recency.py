@@ -91,41 +91,47 @@ def values(text: str) -> set[str]:
         {m.group(0).lower() for m in NAME.finditer(prose(text))}
 
 
-def _pairs(text: str) -> set[tuple[str, str]]:
-    """Each word with the word before it, as `words` keys them ("dad's" stays a possessor)."""
-    said = [w if w.endswith(POSSESSOR) else w.rstrip("s")
-            for w in SAID.findall(prose(text).lower().replace("’", "'"))]
-    return set(zip(said, said[1:]))
+def _said(text: str) -> list[str]:
+    """The words of a text in order, as `words` keys them ("dad's" stays a possessor), and "I"."""
+    return [w if w.endswith(POSSESSOR) else w.rstrip("s") for w in SAID.findall(prose(text).lower().replace("’", "'"))]
 
 
 def other_thing(a: str, b: str, question: str, asked: set[str]) -> bool:
     """Whether `a` and `b` name two things where the question names one of them: the question's
-    "web app" is in one, the other has "mobile app" (a word the question lacks), or its "my
-    blood pressure" is in one and the other has "dad's blood pressure". Words that mark a
-    version ("new deadline", "updated budget") name no other thing. So does a subject: the
-    question's "I make" in one, "my wife makes" in the other."""
+    "web app" is in one, and the other has "mobile app" (a word the question lacks), even beside
+    "web app" ("my major GPA is 3.9, higher than my overall GPA"); its "my flight" or "my blood
+    pressure" is in one, and the other has "my return flight" or "dad's blood pressure"; its "I
+    make" is in one, and the other has "my wife makes". Words that mark a version ("new
+    deadline", "updated budget") name no other thing, nor does a name said longer that holds
+    the question's word ("the AWS Solutions Architect exam" is the AWS exam)."""
     stop = _stop_words()
 
     def another(x: str) -> bool:  # a word that names something the question does not
         return len(x) >= 3 and x not in stop and x not in asked and x not in VERSION_WORDS
 
+    asks = _said(question)
     for first, second in ((a, b), (b, a)):
-        have, other = _pairs(first), _pairs(second)
-        for before, word in _pairs(question) & have - other:
-            if before in SPEAKERS:  # "I make", and the other: "my wife makes" (a verb, maybe a stop word)
-                if any(w == word and another(x) for x, w in other):
-                    return True
-            elif word not in asked:
-                continue
-            elif before in OWNERS:  # "my blood pressure", and the other says whose: "dad's blood pressure"
-                if any(w == word and x.endswith(POSSESSOR) for x, w in other):
-                    return True
-            elif before in asked and before not in {w for pair in other for w in pair}:
-                # "web app", and the other names another app and never says "web" ("AWS
-                # Solutions Architect exam" is the AWS exam said longer)
-                if any(w == word and another(x) for x, w in other):
+        one, other = _said(first), _said(second)
+        pairs = set(zip(other, other[1:]))
+        for before, word in set(zip(asks, asks[1:])) & set(zip(one, one[1:])):
+            if before not in SPEAKERS and word not in asked:
+                continue  # a verb after "I" may be a stop word ("I make"); a thing named is not
+            for x, w in pairs:
+                if w != word or x == before:
+                    continue
+                if before in SPEAKERS or before in OWNERS:  # whose: unless the other says it too
+                    named_other = x.endswith(POSSESSOR) or another(x) and (before, word) not in pairs
+                else:
+                    named_other = before in asked and another(x) and not _said_longer(other, before, x, word)
+                if named_other:
                     return True
     return False
+
+
+def _said_longer(said: list[str], before: str, x: str, word: str) -> bool:
+    """Whether `said` names "<before> ... <x> <word>" within a few words: one thing said longer."""
+    return any(said[i] == word and said[i - 1] == x and before in said[max(0, i - 5):i - 1]
+               for i in range(1, len(said)))
 
 
 def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str], question: str = "") -> bool:
