@@ -74,7 +74,7 @@ def measure(mem: Memory, path: Path, user: str, ask: bool = True) -> PairFigures
             figures.unrelated += 1
         if linked != (kind == "update"):
             figures.mislinked.append(f"{kind}: {pair['older']} -> {pair['newer']}")
-        if not ask or embedder is None:
+        if embedder is None:  # not asked
             continue
         wanted, other = (newer, older) if kind == "update" else (older, newer)
         ranked = [m.uid for m in mem.recall(pair["question"], user=who, k=10).memories]

@@ -8,9 +8,9 @@ when the same speaker said both, their embeddings are near, both hold question w
 they differ where the question asks: a value question ("What is the deadline ...?", "How many
 ...?", "What database do we use?") needs a different value (a number, a date, a name) in the
 later one; a yes-or-no question ("Have I ever used Excel ...?", "Am I a smoker?") needs one of
-them negated or ended ("I quit smoking") and the other not; and neither may
-name another thing where the other names the question's (the question's "web app" in one, a
-"mobile app" in the other; "my exam" and "Dana's exam"). For a question
+them negated or ended ("I quit smoking") and the other not. And neither may name another thing
+where the other names the question's (`other_thing`: the question's "web app" in one, a "mobile
+app" in the other; "my exam" and "Dana's exam"; "I make" and "my wife makes"). For a question
 about the present the later one is put right above the earlier one; for one about the past
 the earlier above the later. Nothing else moves but by the one place the moved memory left,
 and only within the first VERSION_WINDOW: which memories are in that many first results does
