@@ -110,8 +110,8 @@ def other_thing(a: str, b: str, question: str, asked: set[str]) -> bool:
         return len(x) >= 3 and x not in stop and x not in asked and x not in VERSION_WORDS
 
     asks = _said(question)
-    for first, second in ((a, b), (b, a)):
-        one, other = _said(first), _said(second)
+    said = _said(a), _said(b)
+    for one, other in (said, said[::-1]):
         pairs = set(zip(other, other[1:]))
         for before, word in set(zip(asks, asks[1:])) & set(zip(one, one[1:])):
             if before not in SPEAKERS and word not in asked:
@@ -140,8 +140,6 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str]
         return False
     if float(earlier.vector @ later.vector) < VERSION_COSINE:
         return False
-    if other_thing(earlier.text, later.text, question, asked):
-        return False
     if kind == "value":
         before, after = values(earlier.text), values(later.text)
         if not before or not after or not after - before:
@@ -149,7 +147,9 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str]
     elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
         return False
     need = max(1, min(VERSION_QUESTION_WORDS, len(asked)))  # "What's my GPA?" has one to hold
-    return len(asked & words(earlier.text) & words(later.text)) >= need
+    if len(asked & words(earlier.text) & words(later.text)) < need:
+        return False
+    return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last
 
 
 def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
