@@ -76,19 +76,21 @@ def _stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
-def words(text: str) -> set[str]:
+@lru_cache(maxsize=64)  # the best memory's text is read once for each memory below it
+def words(text: str) -> frozenset[str]:
     """The content words of a text, a trailing s dropped (deadline, deadlines) and a possessive
     or "is" ("what's", "Maya's")."""
     stop = _stop_words()
     said = (w.removesuffix(POSSESSOR) for w in WORD.findall(text.lower().replace("’", "'")))
-    return {w.rstrip("s") for w in said if len(w) >= 3 and w not in stop}
+    return frozenset(w.rstrip("s") for w in said if len(w) >= 3 and w not in stop)
 
 
-def values(text: str) -> set[str]:
+@lru_cache(maxsize=64)
+def values(text: str) -> frozenset[str]:
     """What a text could answer a value question with: numbers, dates, and names ("we moved off
     MongoDB and everything is in Postgres now")."""
-    return {m.group(0).lower().replace(",", "").strip() for m in VALUE.finditer(text)} | \
-        {m.group(0).lower() for m in NAME.finditer(prose(text))}
+    return frozenset({m.group(0).lower().replace(",", "").strip() for m in VALUE.finditer(text)} |
+                     {m.group(0).lower() for m in NAME.finditer(prose(text))})
 
 
 def _said(text: str) -> list[str]:
@@ -96,7 +98,7 @@ def _said(text: str) -> list[str]:
     return [w if w.endswith(POSSESSOR) else w.rstrip("s") for w in SAID.findall(prose(text).lower().replace("’", "'"))]
 
 
-def other_thing(a: str, b: str, question: str, asked: set[str]) -> bool:
+def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     """Whether `a` and `b` name two things where the question names one of them: the question's
     "web app" is in one, and the other has "mobile app" (a word the question lacks), even beside
     "web app" ("my major GPA is 3.9, higher than my overall GPA"); its "my flight" or "my blood
@@ -134,7 +136,7 @@ def _said_longer(said: list[str], before: str, x: str, word: str) -> bool:
                for i in range(1, len(said)))
 
 
-def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: set[str], question: str = "") -> bool:
+def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozenset[str], question: str = "") -> bool:
     """Whether `later` says anew what `earlier` said, as far as the question asks."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
