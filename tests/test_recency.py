@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from graphmem import Memory
-from graphmem.recall.recency import newest_first, question_kind
+from graphmem.recall.recency import newest_first, question_kind, values
 from graphmem.recall.versions import reading
 
 MARCH, APRIL = (datetime(2024, m, 4, 10, tzinfo=timezone.utc) for m in (3, 4))
@@ -122,3 +122,46 @@ def test_a_named_value_an_ended_habit_and_a_one_word_question_are_read(mem, user
 def test_how_old_asks_about_the_present():
     assert reading("How old am I?") == "present" and reading("How old is my daughter now?") == "present"
     assert reading("What was my old job?") == "past"
+
+
+def test_another_owner_or_a_thing_set_against_the_asked_one_is_not_a_version(mem, user):
+    """Whose thing it is, said with a possessive ("my daughter's school", "my parents'
+    anniversary", "my birthday" against "my sister's"), and a thing named only to compare
+    another with it ("worse than calculus", "separate from daily standup")."""
+    for older, newer, question in [
+            ("My daughter's school starts at 8:10.", "My son's school starts at 8:45, they're in different buildings.",
+             "What time does my daughter's school start?"),
+            ("My doctor's appointment is Thursday at 10.", "My mom's doctor's appointment is Monday at 2.",
+             "When's my doctor's appointment?"),
+            ("My sister's birthday is June 9.", "My birthday is in August, two months after my sister's.",
+             "When is my sister's birthday?"),
+            ("My parents' anniversary is in May.", "Unlike my parents', our anniversary is in November.",
+             "When is my parents' anniversary?"),
+            ("My grade in calculus is a B+.", "My grade in physics is a C, worse than calculus. What do I need?",
+             "What's my grade in calculus?"),
+            ("Our daily standup is at 9:30.", "Our weekly planning meeting is Mondays at 2, separate from daily standup.",
+             "When is our daily standup?")]:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        assert _order(mem, user, _ranked(first, second), question) == [first, second], question
+
+
+def test_a_version_that_names_the_old_value_for_contrast_is_still_one(mem, user):
+    older = _say(mem, user, "My rent is $1,900 a month.", MARCH)
+    newer = _say(mem, user, "My rent went up to $2,100 a month, more than the $1,900 I paid before.", APRIL)
+    assert _order(mem, user, _ranked(older, newer), "How much is my rent?") == [newer, older]
+
+
+def test_each_speakers_best_memory_gets_its_version(mem, user):
+    """The agent's reply may rank first; the user's best statement below it still gets the
+    user's later version right above it."""
+    older = _say(mem, user, DEADLINE, MARCH)
+    reply = _say(mem, user, "To meet the April 1 deadline for the first sprint, plan the layout first.", MARCH,
+                 speaker="assistant")
+    between = _say(mem, user, "I'm using Bootstrap 5.3.0 for the navigation bar of the site.", MARCH.replace(day=9))
+    newer = _say(mem, user, MOVED, APRIL)
+    question = "What is the deadline for the first sprint of my portfolio website?"
+    assert _order(mem, user, _ranked(reply, older, between, newer), question) == [reply, newer, older, between]
+
+
+def test_i_am_is_no_name():
+    assert values("Then I'm off to Berlin, and I've got a meeting at Acme Corp.") == {"berlin", "acme corp"}

@@ -14,7 +14,8 @@ app" in the other; "my exam" and "Dana's exam"; "I make" and "my wife makes"). F
 about the present the later one is put right above the earlier one; for one about the past
 the earlier above the later. Nothing else moves but by the one place the moved memory left,
 and only within the first VERSION_WINDOW: which memories are in that many first results does
-not change."""
+not change. The best memory read is each speaker's best: versions are one speaker's, and the
+agent's reply often ranks above what the user said."""
 
 from __future__ import annotations
 
@@ -40,12 +41,19 @@ NEGATED = re.compile(r"\b(never|not|no longer|no more|haven't|hasn't|hadn't|didn
                      r"quit|stopped|gave up|called off|cancell?ed)\b",
                      re.IGNORECASE)
 WORD = re.compile(r"[a-z][a-z0-9']+")
-# A name inside a sentence (a capital not at its start): "Postgres", "Microsoft Teams", "King's College".
-NAME = re.compile(r"(?<!^)(?<![.!?:]\s)(?<![.!?:]\s\s)\b[A-Z][A-Za-z0-9']+(?:\s[A-Z][A-Za-z0-9']+)*", re.MULTILINE)
+# A name inside a sentence (a capital not at its start): "Postgres", "Microsoft Teams", "King's College";
+# "I'm" and "I've" are no names.
+NAME = re.compile(r"(?<!^)(?<![.!?:]\s)(?<![.!?:]\s\s)\b(?!I')[A-Z][A-Za-z0-9']+(?:\s(?!I')[A-Z][A-Za-z0-9']+)*",
+                  re.MULTILINE)
 SAID = re.compile(r"[a-z][a-z0-9']+|\bi\b")  # the words and "I", in order
 POSSESSOR = "'s"
 OWNERS = {"my", "our", "your"}
 SPEAKERS = {"i", "we"}
+# A phrase that names a thing only to set another against it ("slow compared to my 5k", "separate from
+# the training job", "worse than calculus"): to the end of its clause. Not "instead of" or "rather
+# than", which name what a new version replaced.
+CONTRAST = re.compile(r"\b(?<!rather )(than|unlike|compared (to|with)|separate from|besides|apart from|next to|on top of|"
+                      r"as opposed to|versus|vs\.?|in addition to)\b[^,.;:!?]*", re.IGNORECASE)
 # Words that mark one version of a thing, not another thing: "the new deadline", "my updated budget".
 VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", "revised", "final", "old", "previous",
                                          "original", "former", "next", "increased", "reduced", "extended",
@@ -79,9 +87,9 @@ def _stop_words() -> frozenset[str]:
 @lru_cache(maxsize=64)  # the best memory's text is read once for each memory below it
 def words(text: str) -> frozenset[str]:
     """The content words of a text, a trailing s dropped (deadline, deadlines) and a possessive
-    or "is" ("what's", "Maya's")."""
+    or "is" ("what's", "Maya's", "my parents'")."""
     stop = _stop_words()
-    said = (w.removesuffix(POSSESSOR) for w in WORD.findall(text.lower().replace("’", "'")))
+    said = (w.removesuffix(POSSESSOR).removesuffix("'") for w in WORD.findall(text.lower().replace("’", "'")))
     return frozenset(w.rstrip("s") for w in said if len(w) >= 3 and w not in stop)
 
 
@@ -93,9 +101,25 @@ def values(text: str) -> frozenset[str]:
                      {m.group(0).lower() for m in NAME.finditer(prose(text))})
 
 
+def _bare(word: str) -> str:
+    """A word of `_said` as `words` keys it: "dad's" is dad, "parent's" parent."""
+    return word.removesuffix(POSSESSOR).removesuffix("'").rstrip("s")
+
+
 def _said(text: str) -> list[str]:
-    """The words of a text in order, as `words` keys them ("dad's" stays a possessor), and "I"."""
-    return [w if w.endswith(POSSESSOR) else w.rstrip("s") for w in SAID.findall(prose(text).lower().replace("’", "'"))]
+    """The words of a text in order, as `words` keys them, but a possessor stays one ("dad's",
+    and "parents'" as "parent's"), and "I"."""
+    said = (w[:-2] + POSSESSOR if w.endswith("s'") else w for w in SAID.findall(prose(text).lower().replace("’", "'")))
+    return [w if w.endswith(POSSESSOR) else w.rstrip("s") for w in said]
+
+
+def _contrasted(a: str, b: str, asked: frozenset[str]) -> bool:
+    """Whether one of `a` and `b` says a question word only in a phrase that sets another thing
+    against it (CONTRAST: "my 10k best is 46:10, slow compared to my 5k"), and the other says it
+    outside one: the question asks for the other's thing."""
+    said, outside = [words(prose(x)) for x in (a, b)], [words(CONTRAST.sub(" ", prose(x))) for x in (a, b)]
+    only_contrasted = [s - o for s, o in zip(said, outside)]
+    return bool(asked & (only_contrasted[0] & outside[1] | only_contrasted[1] & outside[0]))
 
 
 def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
@@ -103,9 +127,13 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     "web app" is in one, and the other has "mobile app" (a word the question lacks), even beside
     "web app" ("my major GPA is 3.9, higher than my overall GPA"); its "my flight" or "my blood
     pressure" is in one, and the other has "my return flight" or "dad's blood pressure"; its "I
-    make" is in one, and the other has "my wife makes". Words that mark a version ("new
-    deadline", "updated budget") name no other thing, nor does a name said longer that holds
-    the question's word ("the AWS Solutions Architect exam" is the AWS exam)."""
+    make" is in one, and the other has "my wife makes"; its "my sister's birthday" is in one,
+    and the other has "my birthday"; or one names the question's thing only to set another
+    against it (`_contrasted`). Words that mark a version ("new deadline", "updated budget") name
+    no other thing, nor does a name said longer that holds the question's word ("the AWS
+    Solutions Architect exam" is the AWS exam)."""
+    if _contrasted(a, b, asked):
+        return True
     stop = _stop_words()
 
     def another(x: str) -> bool:  # a word that names something the question does not
@@ -116,15 +144,17 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     for one, other in (said, said[::-1]):
         pairs = set(zip(other, other[1:]))
         for before, word in set(zip(asks, asks[1:])) & set(zip(one, one[1:])):
-            if before not in SPEAKERS and word not in asked:
+            if before not in SPEAKERS and _bare(word) not in asked:
                 continue  # a verb after "I" may be a stop word ("I make"); a thing named is not
             for x, w in pairs:
                 if w != word or x == before:
                     continue
                 if before in SPEAKERS or before in OWNERS:  # whose: unless the other says it too
                     named_other = x.endswith(POSSESSOR) or another(x) and (before, word) not in pairs
+                elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
+                    named_other = True  # "my sister's birthday" is not "my birthday"
                 else:
-                    named_other = before in asked and another(x) and not _said_longer(other, before, x, word)
+                    named_other = _bare(before) in asked and another(x) and not _said_longer(other, before, x, word)
                 if named_other:
                     return True
     return False
@@ -174,8 +204,8 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
                  linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
                  window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None) -> list[tuple[str, float]]:
     """`ranked` with the version the reading wants (the later for "present", the earlier for
-    "past") right above each of the first `head` memories that has one among the first
-    `window`. Memories with versions linked at write time (`linked`) are left to those links.
+    "past") right above each of each speaker's first `head` memories that has one among the
+    first `window`. Memories with versions linked at write time (`linked`) are left to those links.
     `said`: what `restated` gives for the first `window`, when the caller read it already."""
     kind = versions_asked(question, ranked)
     if kind is None:
@@ -185,13 +215,18 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
         said = restated(store, user, [uid for uid, _ in ranked[:window]])
     said = {uid: s for uid, s in said.items() if uid not in linked}
     out = list(ranked)
+    read: dict[str | None, int] = {}  # speaker -> how many of their memories were read
     i = 0
-    while i < min(head, window, len(out)):
+    while i < min(window, len(out)):
         this = said.get(out[i][0])
+        if this is None or read.get(this.speaker, 0) >= head:
+            i += 1
+            continue
+        read[this.speaker] = read.get(this.speaker, 0) + 1
         wanted = None
         for j in range(i + 1, min(window, len(out))):
             other = said.get(out[j][0])
-            if this is None or other is None:
+            if other is None:
                 continue
             wanted_later = reading != "past"
             earlier, later = (this, other) if wanted_later else (other, this)

@@ -77,8 +77,8 @@ WORDS_FULL = 40
 
 # -- versions of one thing not linked at write time (recency.py) --------------------------
 
-# Of the first VERSION_WINDOW memories, the best VERSION_HEAD get the version the question's
-# reading wants put right above them: within the window, so which memories are in the first
+# Of the first VERSION_WINDOW memories, each speaker's best VERSION_HEAD get the version the
+# question's reading wants put right above them: within the window, so which memories are in the first
 # VERSION_WINDOW never changes, and for the head alone, since versions found lower down were,
 # in BEAM's conversations, mostly later turns on the same topic rather than the same fact, and
 # moving them cost Recall@5. Two memories are versions when their embeddings are at least
