@@ -30,7 +30,7 @@ def _pairs(mem: Memory, user: str, path: Path, ask: bool = False) -> PairFigures
     """A set of pairs, each said months apart into a user of its own (bench/updates.py), with
     what it got wrong shown."""
     figures = measure(mem, path, user, ask=ask)
-    assert figures.updates >= 50 and figures.unrelated >= 50
+    assert figures.updates >= 30 and figures.unrelated >= 30
     print(f"{path.name}: updates linked {figures.share(figures.linked, 'update'):.1%}, unrelated linked (false) "
           f"{figures.share(figures.linked, 'unrelated'):.1%}" + "".join(f"; {w}" for w in figures.mislinked + figures.wrong))
     return figures
@@ -40,6 +40,7 @@ def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user
     """tests/data/updates.jsonl: pairs of a fact and its update, and pairs of unrelated facts
     about the same person."""
     figures = _pairs(mem, user, UPDATES)
+    assert figures.updates >= 50 and figures.unrelated >= 50
     assert figures.share(figures.linked, "update") >= 0.9
     assert figures.share(figures.linked, "unrelated") <= 0.05
 
@@ -47,13 +48,16 @@ def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user
 @pytest.mark.parametrize("name, linked, answered, kept",
                          [("updates_unseen.jsonl", 0.23, 0.61, 0.95), ("updates_unseen_chat.jsonl", 0.15, 0.66, 0.9),
                           ("updates_unseen_mixed.jsonl", 0.26, 0.66, 0.93),
-                          ("updates_unseen_contrast.jsonl", 0.0, 0.3, 0.58), ("updates_unseen_implied.jsonl", 0.0, 0.11, 0.93)])
+                          ("updates_unseen_contrast.jsonl", 0.0, 0.3, 0.8), ("updates_unseen_implied.jsonl", 0.0, 0.11, 0.93),
+                          ("updates_unseen_whose.jsonl", 0.03, 0.36, 0.83)])
 def test_updates_written_by_someone_who_never_read_the_claim_readings(mem, user, name, linked, answered, kept):
     """Pairs written, without seeing graphmem, by someone asked for updates and look-alike facts
     in the words people use with an assistant (the second set: long messages that end in a
     request, as in BEAM; the third: both kinds; the fourth: look-alikes that name each other for
-    contrast; the fifth: changes only implied), and a question for each written later by another
-    who had not seen the code either; each measured before and after a round of readings it did
+    contrast; the fifth: changes only implied; the sixth, 30 of each kind with their questions:
+    look-alikes of four sorts: another's thing, another of one's own, a thing named for contrast,
+    another aspect), and a question for each written later by another who had not seen the code
+    either (the sixth's by the same writer); each measured before and after a round of readings it did
     not choose (bench/README.md, "Supersession on pairs written without the code"). Most updates
     said so freely are still not linked, and recall answers some of those from the messages
     alone; the floors are what they reach, so that a change that does worse shows."""
@@ -165,6 +169,7 @@ MORE_UPDATES = [
     ("Our investor demo is on the 22nd.", "investor demo got moved up to the 18th, can you help me replan the week"),
     ("My manager Priya is very hands-off.", "Priya left the company and my new manager Tom wants daily check-ins."),
     ("I use Redux for state management.", "We ditched Redux for Zustand."),
+    ("Our office in Leeds has 40 people.", "Our office in Leeds has grown to 55 people."),  # qualified alike
 ]
 # ... and facts that look alike and retire nothing.
 MORE_UNRELATED = [
@@ -186,6 +191,9 @@ MORE_UNRELATED = [
     ("I work at Google.", "I'm working out at home these days."),
     ("I live in Denver.", "We moved to a three-node Kubernetes cluster last week."),
     ("My girlfriend is Emma.", "I and I'm focused on triangle proofs, and I want to know how they developed."),
+    # one kind of thing, told apart by what qualifies it; and a job that is no one's occupation
+    ("My grade in calculus is a B+.", "My grade in physics is a C, worse than calculus."),
+    ("The training job uses 8 A100s.", "Our eval jobs run on 2 A100s, separate from the big training job."),
 ]
 
 

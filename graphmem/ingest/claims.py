@@ -414,7 +414,8 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     if any(p.dep_ == "prep" and any(g.dep_ == "pcomp" for g in p.children) for p in noun.children):
         return  # "the probability of getting heads is 1/2": a general truth, not a thing's state
     head, quals = _thing(noun)
-    slot = NOUN_SLOTS.get(noun.lemma_.lower())
+    # a person's home or job is theirs ("my job"); "the training job" is a thing's state
+    slot = NOUN_SLOTS.get(noun.lemma_.lower()) if owned else None
     if slot is None and kin is not None and kin.kind == "PERSON":
         return  # "my sister ..." with a verb: a person, handled as one
     if slot is not None:
@@ -646,10 +647,11 @@ def _concrete(token: "Token") -> bool:
 
 def _thing(noun: "Token") -> tuple[str, tuple[str, ...]]:
     """A thing's head lemma and what qualifies it: its compounds and adjectives, and the objects
-    of its of/for ("the budget for the launch" -> budget, (launch,))."""
+    of its of/for/with/in ("the budget for the launch" -> budget, (launch,); "my grade in
+    calculus" -> grade, (calculus,))."""
     quals = [c.lemma_.lower() for c in _modifiers(noun) if c.lemma_.lower() not in NOT_QUALIFIERS]
     for p in noun.children:
-        if p.dep_ == "prep" and p.lower_ in ("of", "for", "with"):
+        if p.dep_ == "prep" and p.lower_ in ("of", "for", "with", "in"):
             quals += [g.lemma_.lower() for g in p.children if g.dep_ == "pobj"]
     return _stem(noun.lemma_), tuple(sorted(set(_stem(q) for q in quals)))
 
