@@ -3,7 +3,7 @@
     python -m bench.updates [FILE...] [--home DIR] [--wrong]
 
 FILE: JSON Lines of pairs, each {"kind": "update" | "unrelated", "older": TEXT, "newer": TEXT,
-"question": TEXT} (default: the five sets in tests/data written by people who never saw the
+"question": TEXT} (default: the six sets in tests/data written by people who never saw the
 code). Each pair is said by the user to an agent, months apart, into a user of its own; then
 its question is asked in the first person. For an update the question asks for the fact as the
 newer message has it, for an unrelated pair for the older message's fact, which still holds.
@@ -21,15 +21,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from graphmem import Memory, Settings
+from graphmem.errors import InputError
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-UNSEEN = tuple(DATA / f"updates_unseen{suffix}.jsonl" for suffix in ("", "_chat", "_mixed", "_contrast", "_implied"))
+UNSEEN = tuple(DATA / f"updates_unseen{suffix}.jsonl"
+               for suffix in ("", "_chat", "_mixed", "_contrast", "_implied", "_whose"))
 OLDER_AT, NEWER_AT = (datetime(2024, month, 5, 9, tzinfo=timezone.utc) for month in (1, 6))
 SPEAKER = "user"
 
@@ -51,16 +54,37 @@ class PairFigures:
         return counts[kind] / max(1, self.updates if kind == "update" else self.unrelated)
 
 
-def read_pairs(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+def read_pairs(path: Path, ask: bool = True) -> list[dict]:
+    """The pairs of a JSON Lines file, each checked (a `question` only when they are asked); a
+    bad line is an InputError that names the file and the line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read pairs: {exc}", source=str(path)) from None
+    pairs = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            pair = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not JSON ({exc.msg})", source=str(path), line=n) from None
+        if not isinstance(pair, dict) or pair.get("kind") not in ("update", "unrelated"):
+            raise InputError('a pair is an object whose "kind" is "update" or "unrelated"', source=str(path), line=n)
+        for key in ("older", "newer", "question") if ask else ("older", "newer"):
+            if not isinstance(pair.get(key), str) or not pair[key].strip():
+                raise InputError(f"a pair needs {key!r} as non-empty text", source=str(path), line=n)
+        pairs.append(pair)
+    return pairs
 
 
 def measure(mem: Memory, path: Path, user: str, ask: bool = True) -> PairFigures:
     """Each pair of `path` said into a user of its own (`user`-N), linked or not, and (with
     `ask`) its question asked."""
     figures = PairFigures(path.stem)
+    pairs = read_pairs(path, ask)
     embedder = mem.models.embedder() if ask else None
-    for i, pair in enumerate(read_pairs(path)):
+    for i, pair in enumerate(pairs):
         who, kind = f"{user}-{i}", pair["kind"]
         older = mem.add([(SPEAKER, pair["older"])], user=who, at=OLDER_AT).memory_ids[0]
         newer = mem.add([(SPEAKER, pair["newer"])], user=who, at=NEWER_AT).memory_ids[0]
@@ -93,6 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", type=Path, help="embedded database directory (default: a fresh temporary one)")
     parser.add_argument("--wrong", action="store_true", help="list the pairs recall answers wrongly")
     args = parser.parse_args(argv)
+    try:
+        for path in args.paths:  # every file checked before anything is written
+            read_pairs(path)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     with tempfile.TemporaryDirectory(prefix="graphmem-updates-") as tmp:
         with Memory(settings=Settings.from_env(home=args.home or Path(tmp))) as mem:
             print(f"{'set':24} {'pairs':>9} {'n':>4} {'linked':>8} {'answered':>9} {'Dense':>7}")

@@ -1,0 +1,34 @@
+"""`python -m bench.updates` reads pairs written by people: a bad line gets one line naming the
+file and the line, before anything is written."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.updates import main, read_pairs
+from graphmem.errors import InputError
+
+PAIR = '{"kind": "update", "older": "I live in Leeds.", "newer": "I moved to Bristol.", "question": "Where do I live?"}'
+
+
+@pytest.mark.parametrize("bad, says", [
+    ('{"kind": "update", "older": "I live in Leeds.", "newer": "I moved to Bristol."}', "needs 'question'"),
+    ('{"kind": "changed", "older": "a", "newer": "b", "question": "q"}', '"update" or "unrelated"'),
+    ('{"kind": "update", "older": "", "newer": "b", "question": "q"}', "needs 'older'"),
+    ("{not json", "not JSON"),
+])
+def test_a_bad_pair_is_named_by_file_and_line(tmp_path, capsys, bad, says):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(f"{PAIR}\n\n{bad}\n", encoding="utf-8")
+    assert main([str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {path}:3: ") and says in err and "\n" not in err
+
+
+def test_pairs_that_are_not_asked_need_no_question(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"kind": "unrelated", "older": "I live in Leeds.", "newer": "My sister lives in Rome."}\n',
+                    encoding="utf-8")
+    assert read_pairs(path, ask=False)[0]["kind"] == "unrelated"
+    with pytest.raises(InputError, match="pairs.jsonl:1: a pair needs 'question'"):
+        read_pairs(path)
