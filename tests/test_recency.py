@@ -29,6 +29,15 @@ def _order(mem: Memory, user: str, ranked: list[tuple[str, float]], question: st
     return [uid for uid, _ in newest_first(mem.store, user, ranked, question, reading(question))]
 
 
+def _assert_versions(mem: Memory, user: str, cases: list[tuple[str, str, str]], versions: bool) -> None:
+    """Each (older, newer, question) said a month apart and ranked older first: the newer goes
+    above the older when they are versions, else the order stays."""
+    for older, newer, question in cases:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        wanted = [second, first] if versions else [first, second]
+        assert _order(mem, user, _ranked(first, second), question) == wanted, question
+
+
 def test_a_present_question_gets_the_newer_version_right_above_the_older(mem, user):
     older = _say(mem, user, DEADLINE, MARCH)
     between = _say(mem, user, "I'm using Bootstrap 5.3.0 for the navigation bar of the site.", MARCH.replace(day=9))
@@ -81,7 +90,7 @@ def test_recall_answers_the_present_with_the_restated_value_first(mem, user):
 def test_a_later_value_of_another_thing_named_alike_is_not_taken_for_a_version(mem, user):
     """Two things told apart by a word or an owner, each said once (the later one may name the
     earlier for contrast): the question names one of them."""
-    for older, newer, question in [
+    _assert_versions(mem, user, [
             ("Our web app has about 10k monthly active users, what analytics tool should we use?",
              "Our mobile app has about 3k monthly active users, how do I get better crash reporting?",
              "How many monthly active users does our web app have?"),
@@ -92,9 +101,7 @@ def test_a_later_value_of_another_thing_named_alike_is_not_taken_for_a_version(m
             ("My overall GPA is 3.6.", "My major GPA is 3.9, higher than my overall GPA. Which one goes on my resume?",
              "What's my overall GPA?"),
             ("My flight to Denver is on the 12th.", "My return flight from Denver is on the 19th, red-eye.",
-             "When is my flight to Denver?")]:
-        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
-        assert _order(mem, user, _ranked(first, second), question) == [first, second], question
+             "When is my flight to Denver?")], versions=False)
 
 
 def test_the_same_thing_named_longer_or_anew_is_still_a_version(mem, user):
@@ -108,15 +115,13 @@ def test_a_named_value_an_ended_habit_and_a_one_word_question_are_read(mem, user
     """What changes most in what people tell an assistant: a tool or a place named anew ("we
     migrated our event logs to ClickHouse"), a habit ended ("I gave up intermittent fasting"),
     and a question of one word that matters ("What's my GPA?")."""
-    for older, newer, question in [
+    _assert_versions(mem, user, [
             ("Our event logs are stored in MongoDB. How do I write a daily aggregation?",
              "We migrated our event logs to ClickHouse. How do I write the daily signup aggregation there?",
              "What database holds our event logs?"),
             ("I do 16:8 intermittent fasting.", "I gave up intermittent fasting, I eat breakfast again.",
              "Am I on an intermittent fasting schedule?"),
-            ("My GPA is 3.2.", "I got my GPA up to 3.5 this semester.", "What's my GPA?")]:
-        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
-        assert _order(mem, user, _ranked(first, second), question) == [second, first], question
+            ("My GPA is 3.2.", "I got my GPA up to 3.5 this semester.", "What's my GPA?")], versions=True)
 
 
 def test_how_old_asks_about_the_present():
@@ -128,7 +133,7 @@ def test_another_owner_or_a_thing_set_against_the_asked_one_is_not_a_version(mem
     """Whose thing it is, said with a possessive ("my daughter's school", "my parents'
     anniversary", "my birthday" against "my sister's"), and a thing named only to compare
     another with it ("worse than calculus", "separate from daily standup")."""
-    for older, newer, question in [
+    _assert_versions(mem, user, [
             ("My daughter's school starts at 8:10.", "My son's school starts at 8:45, they're in different buildings.",
              "What time does my daughter's school start?"),
             ("My doctor's appointment is Thursday at 10.", "My mom's doctor's appointment is Monday at 2.",
@@ -139,10 +144,9 @@ def test_another_owner_or_a_thing_set_against_the_asked_one_is_not_a_version(mem
              "When is my parents' anniversary?"),
             ("My grade in calculus is a B+.", "My grade in physics is a C, worse than calculus. What do I need?",
              "What's my grade in calculus?"),
-            ("Our daily standup is at 9:30.", "Our weekly planning meeting is Mondays at 2, separate from daily standup.",
-             "When is our daily standup?")]:
-        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
-        assert _order(mem, user, _ranked(first, second), question) == [first, second], question
+            ("Our daily standup is at 9:30.",
+             "Our weekly planning meeting is Mondays at 2, separate from daily standup.",
+             "When is our daily standup?")], versions=False)
 
 
 def test_a_version_that_names_the_old_value_for_contrast_is_still_one(mem, user):

@@ -48,7 +48,8 @@ def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user
 @pytest.mark.parametrize("name, linked, answered, kept",
                          [("updates_unseen.jsonl", 0.23, 0.61, 0.95), ("updates_unseen_chat.jsonl", 0.15, 0.66, 0.9),
                           ("updates_unseen_mixed.jsonl", 0.26, 0.66, 0.93),
-                          ("updates_unseen_contrast.jsonl", 0.0, 0.3, 0.8), ("updates_unseen_implied.jsonl", 0.0, 0.11, 0.93),
+                          ("updates_unseen_contrast.jsonl", 0.0, 0.3, 0.8),
+                          ("updates_unseen_implied.jsonl", 0.0, 0.11, 0.93),
                           ("updates_unseen_whose.jsonl", 0.03, 0.36, 0.83)])
 def test_updates_written_by_someone_who_never_read_the_claim_readings(mem, user, name, linked, answered, kept):
     """Pairs written, without seeing graphmem, by someone asked for updates and look-alike facts

@@ -52,8 +52,8 @@ SPEAKERS = {"i", "we"}
 # A phrase that names a thing only to set another against it ("slow compared to my 5k", "separate from
 # the training job", "worse than calculus"): to the end of its clause. Not "instead of" or "rather
 # than", which name what a new version replaced.
-CONTRAST = re.compile(r"\b(?<!rather )(than|unlike|compared (to|with)|separate from|besides|apart from|next to|on top of|"
-                      r"as opposed to|versus|vs\.?|in addition to)\b[^,.;:!?]*", re.IGNORECASE)
+CONTRAST = re.compile(r"\b(?<!rather )(than|unlike|compared (to|with)|separate from|besides|apart from|next to|"
+                      r"on top of|as opposed to|versus|vs\.?|in addition to)\b[^,.;:!?]*", re.IGNORECASE)
 # Words that mark one version of a thing, not another thing: "the new deadline", "my updated budget".
 VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", "revised", "final", "old", "previous",
                                          "original", "former", "next", "increased", "reduced", "extended",
@@ -109,7 +109,8 @@ def _bare(word: str) -> str:
 def _said(text: str) -> list[str]:
     """The words of a text in order, as `words` keys them, but a possessor stays one ("dad's",
     and "parents'" as "parent's"), and "I"."""
-    said = (w[:-2] + POSSESSOR if w.endswith("s'") else w for w in SAID.findall(prose(text).lower().replace("’", "'")))
+    said = (w[:-2] + POSSESSOR if w.endswith("s'") else w
+            for w in SAID.findall(prose(text).lower().replace("’", "'")))
     return [w if w.endswith(POSSESSOR) else w.rstrip("s") for w in said]
 
 
