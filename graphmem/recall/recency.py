@@ -89,7 +89,7 @@ def words(text: str) -> frozenset[str]:
     """The content words of a text, a trailing s dropped (deadline, deadlines) and a possessive
     or "is" ("what's", "Maya's", "my parents'")."""
     stop = _stop_words()
-    said = (w.removesuffix(POSSESSOR).removesuffix("'") for w in WORD.findall(text.lower().replace("’", "'")))
+    said = (_unowned(w) for w in WORD.findall(text.lower().replace("’", "'")))
     return frozenset(w.rstrip("s") for w in said if len(w) >= 3 and w not in stop)
 
 
@@ -101,24 +101,28 @@ def values(text: str) -> frozenset[str]:
                      {m.group(0).lower() for m in NAME.finditer(prose(text))})
 
 
+def _unowned(word: str) -> str:
+    """A word without its possessive: "Maya's" and "parents'" are Maya and parents."""
+    return word.removesuffix(POSSESSOR).removesuffix("'")
+
+
 def _bare(word: str) -> str:
     """A word of `_said` as `words` keys it: "dad's" is dad, "parent's" parent."""
-    return word.removesuffix(POSSESSOR).removesuffix("'").rstrip("s")
+    return _unowned(word).rstrip("s")
 
 
 def _said(text: str) -> list[str]:
-    """The words of a text in order, as `words` keys them, but a possessor stays one ("dad's",
-    and "parents'" as "parent's"), and "I"."""
-    said = (w[:-2] + POSSESSOR if w.endswith("s'") else w
-            for w in SAID.findall(prose(text).lower().replace("’", "'")))
+    """The words of a text (its prose) in order, as `words` keys them, but a possessor stays one
+    ("dad's", and "parents'" as "parent's"), and "I"."""
+    said = (w[:-2] + POSSESSOR if w.endswith("s'") else w for w in SAID.findall(text.lower().replace("’", "'")))
     return [w if w.endswith(POSSESSOR) else w.rstrip("s") for w in said]
 
 
 def _contrasted(a: str, b: str, asked: frozenset[str]) -> bool:
-    """Whether one of `a` and `b` says a question word only in a phrase that sets another thing
-    against it (CONTRAST: "my 10k best is 46:10, slow compared to my 5k"), and the other says it
-    outside one: the question asks for the other's thing."""
-    said, outside = [words(prose(x)) for x in (a, b)], [words(CONTRAST.sub(" ", prose(x))) for x in (a, b)]
+    """Whether one of `a` and `b` (their prose) says a question word only in a phrase that sets
+    another thing against it (CONTRAST: "my 10k best is 46:10, slow compared to my 5k"), and the
+    other says it outside one: the question asks for the other's thing."""
+    said, outside = [words(x) for x in (a, b)], [words(CONTRAST.sub(" ", x)) for x in (a, b)]
     only_contrasted = [s - o for s, o in zip(said, outside)]
     return bool(asked & (only_contrasted[0] & outside[1] | only_contrasted[1] & outside[0]))
 
@@ -133,6 +137,7 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     against it (`_contrasted`). Words that mark a version ("new deadline", "updated budget") name
     no other thing, nor does a name said longer that holds the question's word ("the AWS
     Solutions Architect exam" is the AWS exam)."""
+    a, b = prose(a), prose(b)  # code says no thing a question names: each text's prose, read once
     if _contrasted(a, b, asked):
         return True
     stop = _stop_words()
@@ -140,7 +145,7 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     def another(x: str) -> bool:  # a word that names something the question does not
         return len(x) >= 3 and x not in stop and x not in asked and x not in VERSION_WORDS
 
-    asks = _said(question)
+    asks = _said(prose(question))
     said = _said(a), _said(b)
     for one, other in (said, said[::-1]):
         pairs = set(zip(other, other[1:]))
