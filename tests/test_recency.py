@@ -72,9 +72,10 @@ def test_unrelated_similar_memories_are_not_reordered(mem, user):
     question = "What is the deadline for the first sprint of my portfolio website?"
     ranked = _ranked(portfolio, thesis, other_speaker, same_value)
     assert _order(mem, user, ranked, question) == [portfolio, thesis, other_speaker, same_value]
-    # a question of neither kind has no versions to tell apart
-    assert _order(mem, user, _ranked(portfolio, _say(mem, user, MOVED, APRIL)),
-                  "Tell me about the first sprint of my portfolio website.")[0] == portfolio
+    # a question of neither kind has versions only where the later names the earlier's value
+    later = _say(mem, user, "The first sprint of my portfolio website is now due on the 5th.", APRIL)
+    assert _order(mem, user, _ranked(portfolio, later), "Tell me about the first sprint of my portfolio website.") \
+        == [portfolio, later]
 
 
 def test_recall_answers_the_present_with_the_restated_value_first(mem, user):
@@ -122,6 +123,33 @@ def test_a_named_value_an_ended_habit_and_a_one_word_question_are_read(mem, user
             ("I do 16:8 intermittent fasting.", "I gave up intermittent fasting, I eat breakfast again.",
              "Am I on an intermittent fasting schedule?"),
             ("My GPA is 3.2.", "I got my GPA up to 3.5 this semester.", "What's my GPA?")], versions=True)
+
+
+def test_a_later_memory_that_names_the_old_value_and_says_it_changed_is_a_version(mem, user):
+    """The question's words may be in neither ("Who's my boss?", "What do we host on?"): the later
+    memory names what the earlier said, says it changed, and gives the new value or ends it."""
+    _assert_versions(mem, user, [
+            ("I report to Amara, she runs the data team.", "Amara moved to the Paris office, so Joel is my manager now.",
+             "Who's my boss?"),
+            ("Our site runs on a DigitalOcean droplet.",
+             "We switched from DigitalOcean to Hetzner last week, how do I point the DNS there?",
+             "What do we host on?"),
+            ("I pay $45 a month for Spotify and Hulu.", "cancelled Hulu, not watching anything on it anymore",
+             "Do I still have Hulu?"),
+            ("Our cluster runs Kubernetes 1.27.", "Upgraded the cluster from 1.27 to 1.29 now, any deprecations to check?",
+             "Which Kubernetes release is the cluster on?")], versions=True)
+
+
+def test_a_later_memory_that_names_the_old_value_without_changing_it_is_no_version(mem, user):
+    """Naming the earlier's value is not enough: nothing said changed ("Amara says hi"), another
+    thing of the same kind ("a new monitor"), or the later one only weighs a change."""
+    _assert_versions(mem, user, [
+            ("I report to Amara, she runs the data team.", "Amara and I presented the roadmap to Joel's team today.",
+             "Who's my boss?"),
+            ("My budget for a new laptop is $1,200.", "My budget for a new monitor is $400, on top of the $1,200 for the laptop.",
+             "What's my budget for the laptop?"),
+            ("Our site runs on a DigitalOcean droplet.", "Should we move off DigitalOcean to Hetzner now?",
+             "What do we host on?")], versions=False)
 
 
 def test_how_old_asks_about_the_present():

@@ -26,10 +26,11 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ..ingest.claims import ADVISORS, ASKING, CHANGED
 from ..ingest.markup import prose
 from ..store import Store
 from ..vectors import unit
-from .tuning import VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
+from .tuning import RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
 
 YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|could)\b", re.IGNORECASE)
 ASKS_VALUE = re.compile(r"\b(what|how many|how much|how long|when|which)\b", re.IGNORECASE)
@@ -53,7 +54,8 @@ SPEAKERS = {"i", "we"}
 # the training job", "worse than calculus"): to the end of its clause. Not "instead of" or "rather
 # than", which name what a new version replaced.
 CONTRAST = re.compile(r"\b(?<!rather )(than|unlike|compared (to|with)|separate from|besides|apart from|next to|"
-                      r"on top of|as opposed to|versus|vs\.?|in addition to)\b[^,.;:!?]*", re.IGNORECASE)
+                      r"on top of|as opposed to|versus|vs\.?|in addition to)\b(?:[^,.;:!?]|(?<=\d)[,.:](?=\d))*",
+                      re.IGNORECASE)  # "$1,200" or "1.5" ends no clause
 # Words that mark one version of a thing, not another thing: "the new deadline", "my updated budget".
 VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", "revised", "final", "old", "previous",
                                          "original", "former", "next", "increased", "reduced", "extended",
@@ -70,11 +72,12 @@ class Said:
     vector: np.ndarray  # unit length
 
 
-def question_kind(question: str) -> str | None:
-    """"yes-or-no", "value", or None: a question of neither kind has no versions to tell apart."""
+def question_kind(question: str) -> str:
+    """"yes-or-no", "value", or "other": a question of neither kind has versions only where one
+    memory names another's value and says it changed (`renamed`)."""
     if YES_OR_NO.search(question):
         return "yes-or-no"
-    return "value" if ASKS_VALUE.search(question) else None
+    return "value" if ASKS_VALUE.search(question) else "other"
 
 
 @lru_cache(maxsize=1)
@@ -97,7 +100,7 @@ def words(text: str) -> frozenset[str]:
 def values(text: str) -> frozenset[str]:
     """What a text could answer a value question with: numbers, dates, and names ("we moved off
     MongoDB and everything is in Postgres now")."""
-    return frozenset({m.group(0).lower().replace(",", "").strip() for m in VALUE.finditer(text)} |
+    return frozenset({m.group(0).lower().replace(",", "").strip().rstrip(".:") for m in VALUE.finditer(text)} |
                      {m.group(0).lower() for m in NAME.finditer(prose(text))})
 
 
@@ -172,11 +175,60 @@ def _said_longer(said: list[str], before: str, x: str, word: str) -> bool:
                for i in range(1, len(said)))
 
 
+VALUE_TOKENS = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*")
+CLOCK = {" am ", " pm "}  # no value named by itself: a digit alone, or "AM"
+SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
+CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
+
+
+def _tokens(text: str) -> str:
+    """The text's words and numbers, lower case, each between spaces: " moved off mongodb "."""
+    return " " + " ".join(VALUE_TOKENS.findall(re.sub(r"(?<=\d),(?=\d)", "", text.lower()))) + " "
+
+
+def told(text: str) -> str:
+    """A text without what it asks: a sentence that ends in "?" keeps only the clauses before
+    the first one that opens with a question word ("We switched to Hetzner, how do I point the
+    DNS there?" tells the switch; "Should we move to Hetzner?" tells nothing)."""
+    out = []
+    for sentence in SENTENCES.findall(text):
+        if sentence.rstrip().endswith("?"):
+            clauses = CLAUSES.split(sentence.strip())
+            first = next((i for i, c in enumerate(clauses) if c.split(" ", 1)[0].lower() in ASKING), 0)
+            sentence = ", ".join(clauses[:first])
+        out.append(sentence.strip())
+    return " ".join(out)
+
+
+def renamed(earlier: Said, later: Said, question: str, asked: frozenset[str]) -> bool:
+    """Whether `later` tells (`told`) that something changed and names a value `earlier` gave:
+    "We moved off MongoDB and everything is in Postgres now" after "We store all our data in
+    MongoDB"; "Priya left, so Tom is my manager now". Naming the old value ties the two to one
+    thing where the question's words may be in neither ("Who's my boss?"); the new value need not
+    be one `values` reads ("we ditched jira, everything lives in linear"). A digit alone names
+    nothing (list items are numbered), and the agent's replies tell no change of the user's."""
+    if (later.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
+        return False
+    said = told(later.text)
+    if not CHANGED.search(said):
+        return False
+    named = _tokens(said)
+    if not any(t in named for t in (_tokens(v) for v in values(earlier.text)) if len(t.strip()) > 1 and t not in CLOCK):
+        return False
+    return not other_thing(earlier.text, later.text, question, asked)
+
+
 def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozenset[str], question: str = "") -> bool:
-    """Whether `later` says anew what `earlier` said, as far as the question asks."""
+    """Whether `later` says anew what `earlier` said, as far as the question asks: it differs
+    where the question asks, or it names the earlier's value and says it changed (`renamed`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
-    if float(earlier.vector @ later.vector) < VERSION_COSINE:
+    cosine = float(earlier.vector @ later.vector)
+    if cosine < min(VERSION_COSINE, RENAMED_COSINE):
+        return False
+    if cosine >= RENAMED_COSINE and renamed(earlier, later, question, asked):
+        return True
+    if cosine < VERSION_COSINE or kind == "other":
         return False
     if kind == "value":
         before, after = values(earlier.text), values(later.text)
@@ -202,8 +254,7 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
 def versions_asked(question: str, ranked: Sequence[object]) -> str | None:
     """The question's kind (`question_kind`) when `newest_first` has versions to tell apart for
     it among `ranked`, else None."""
-    kind = question_kind(question)
-    return kind if kind is not None and len(ranked) >= 2 else None
+    return question_kind(question) if len(ranked) >= 2 else None
 
 
 def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,

@@ -89,6 +89,9 @@ WORDS_FULL = 40
 VERSION_HEAD, VERSION_WINDOW = 1, 10
 VERSION_COSINE = 0.5
 VERSION_QUESTION_WORDS = 2
+# A later memory that names an earlier one's value and says it changed (recency.renamed) is its
+# version at this cosine: naming the old value ties them where their words differ.
+RENAMED_COSINE = 0.3
 
 # -- standing instructions and stated preferences (standing.py) -----------------------------
 
