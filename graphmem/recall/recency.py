@@ -8,11 +8,15 @@ when the same speaker said both, their embeddings are near, both hold question w
 they differ where the question asks: a value question ("What is the deadline ...?", "How many
 ...?", "What database do we use?") needs a different value (a number, a date, a name) in the
 later one; a yes-or-no question ("Have I ever used Excel ...?", "Am I a smoker?") needs one of
-them negated or ended ("I quit smoking") and the other not. And neither may name another thing
-where the other names the question's (`other_thing`: the question's "web app" in one, a "mobile
-app" in the other; "my exam" and "Dana's exam"; "I make" and "my wife makes"). For a question
-about the present the later one is put right above the earlier one; for one about the past
-the earlier above the later. Nothing else moves but by the one place the moved memory left,
+them negated or ended ("I quit smoking") and the other not. For any question, a later memory is
+also a version when it tells a change and names the earlier's value ("We moved off MongoDB,
+everything is in Postgres now"; `renamed`): the old value ties the two together where the
+question's words are in neither ("Who's my boss?" after "My manager is Priya" and "Priya left, so
+Tom is my manager now"). And neither may name another thing where the other names the
+question's (`other_thing`: the question's "web app" in one, a "mobile app" in the other; "my
+exam" and "Dana's exam"; "I make" and "my wife makes"). For a question about the present the
+later one is put right above the earlier one; for one about the past the earlier above the
+later. Nothing else moves but by the one place the moved memory left,
 and only within the first VERSION_WINDOW: which memories are in that many first results does
 not change. The best memory read is each speaker's best: versions are one speaker's, and the
 agent's reply often ranks above what the user said."""
@@ -176,7 +180,7 @@ def _said_longer(said: list[str], before: str, x: str, word: str) -> bool:
 
 
 VALUE_TOKENS = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*")
-CLOCK = {" am ", " pm "}  # no value named by itself: a digit alone, or "AM"
+CLOCK = {" am ", " pm "}  # "AM" by itself names no value
 SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
 CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
 
@@ -186,10 +190,12 @@ def _tokens(text: str) -> str:
     return " " + " ".join(VALUE_TOKENS.findall(re.sub(r"(?<=\d),(?=\d)", "", text.lower()))) + " "
 
 
+@lru_cache(maxsize=64)
 def told(text: str) -> str:
     """A text without what it asks: a sentence that ends in "?" keeps only the clauses before
-    the first one that opens with a question word ("We switched to Hetzner, how do I point the
-    DNS there?" tells the switch; "Should we move to Hetzner?" tells nothing)."""
+    the first one that opens with a question word, and none when no clause does ("We switched
+    to Hetzner, how do I point the DNS there?" tells the switch; "Should we move to Hetzner?"
+    tells nothing)."""
     out = []
     for sentence in SENTENCES.findall(text):
         if sentence.rstrip().endswith("?"):
