@@ -141,14 +141,18 @@ def test_a_later_memory_that_names_the_old_value_and_says_it_changed_is_a_versio
 
 
 def test_a_later_memory_that_names_the_old_value_without_changing_it_is_no_version(mem, user):
-    """Naming the earlier's value is not enough: nothing said changed ("Amara says hi"), another
-    thing of the same kind ("a new monitor"), or the later one only weighs a change."""
+    """Naming the earlier's value is not enough: nothing said changed ("Amara and I presented"),
+    another thing of the same kind ("a new monitor"), or the later one only asks about a change
+    or weighs it ("trying to cut costs by switching")."""
     _assert_versions(mem, user, [
             ("I report to Amara, she runs the data team.", "Amara and I presented the roadmap to Joel's team today.",
              "Who's my boss?"),
             ("My budget for a new laptop is $1,200.", "My budget for a new monitor is $400, on top of the $1,200 for the laptop.",
              "What's my budget for the laptop?"),
             ("Our site runs on a DigitalOcean droplet.", "Should we move off DigitalOcean to Hetzner now?",
+             "What do we host on?"),
+            ("Our site runs on a DigitalOcean droplet.",
+             "We're trying to cut costs by switching from DigitalOcean to Hetzner, but the migration scares me.",
              "What do we host on?")], versions=False)
 
 

@@ -181,6 +181,11 @@ def _said_longer(said: list[str], before: str, x: str, word: str) -> bool:
 
 VALUE_TOKENS = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*")
 CLOCK = {" am ", " pm "}  # "AM" by itself names no value
+# A change only weighed or intended ("I'm trying to fix it by upgrading to 5.3.1", "thinking about
+# switching"): from the weighing verb to the end of its clause.
+WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think\w*|thought|try|tries|trying|"
+                     r"weigh\w*|choos\w*|need\w*|want\w*|hop\w*|plan\w*|intend\w*|going|look\w*)\s+"
+                     r"(to|about|of|whether|on|into)\b(?:[^,;!?.]|\.(?!\s))*", re.IGNORECASE)  # "5.3.1" goes on
 SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
 CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
 
@@ -211,11 +216,12 @@ def renamed(earlier: Said, later: Said, question: str, asked: frozenset[str]) ->
     "We moved off MongoDB and everything is in Postgres now" after "We store all our data in
     MongoDB"; "Priya left, so Tom is my manager now". Naming the old value ties the two to one
     thing where the question's words may be in neither ("Who's my boss?"); the new value need not
-    be one `values` reads ("we ditched jira, everything lives in linear"). A digit alone names
-    nothing (list items are numbered), and the agent's replies tell no change of the user's."""
+    be one `values` reads ("we ditched jira, everything lives in linear"). A change asked about
+    or only weighed (`WEIGHED`) is not told, a digit alone names nothing (list items are
+    numbered), and the agent's replies tell no change of the user's."""
     if (later.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
         return False
-    said = told(later.text)
+    said = WEIGHED.sub(" ", told(later.text))
     if not CHANGED.search(said):
         return False
     named = _tokens(said)
