@@ -127,16 +127,17 @@ def test_a_named_value_an_ended_habit_and_a_one_word_question_are_read(mem, user
 
 def test_a_later_memory_that_names_the_old_value_and_says_it_changed_is_a_version(mem, user):
     """The question's words may be in neither ("Who's my boss?", "What do we host on?"): the later
-    memory names what the earlier said, says it changed, and gives the new value or ends it."""
+    memory names the value the earlier gave and tells that it changed."""
     _assert_versions(mem, user, [
-            ("I report to Amara, she runs the data team.", "Amara moved to the Paris office, so Joel is my manager now.",
-             "Who's my boss?"),
+            ("I report to Amara, she runs the data team.",
+             "Amara moved to the Paris office, so Joel is my manager now.", "Who's my boss?"),
             ("Our site runs on a DigitalOcean droplet.",
              "We switched from DigitalOcean to Hetzner last week, how do I point the DNS there?",
              "What do we host on?"),
             ("I pay $45 a month for Spotify and Hulu.", "cancelled Hulu, not watching anything on it anymore",
              "Do I still have Hulu?"),
-            ("Our cluster runs Kubernetes 1.27.", "Upgraded the cluster from 1.27 to 1.29 now, any deprecations to check?",
+            ("Our cluster runs Kubernetes 1.27.",
+             "Upgraded the cluster from 1.27 to 1.29 now, any deprecations to check?",
              "Which Kubernetes release is the cluster on?")], versions=True)
 
 
@@ -147,7 +148,8 @@ def test_a_later_memory_that_names_the_old_value_without_changing_it_is_no_versi
     _assert_versions(mem, user, [
             ("I report to Amara, she runs the data team.", "Amara and I presented the roadmap to Joel's team today.",
              "Who's my boss?"),
-            ("My budget for a new laptop is $1,200.", "My budget for a new monitor is $400, on top of the $1,200 for the laptop.",
+            ("My budget for a new laptop is $1,200.",
+             "My budget for a new monitor is $400, on top of the $1,200 for the laptop.",
              "What's my budget for the laptop?"),
             ("Our site runs on a DigitalOcean droplet.", "Should we move off DigitalOcean to Hetzner now?",
              "What do we host on?"),
