@@ -9,17 +9,16 @@ they differ where the question asks: a value question ("What is the deadline ...
 ...?", "What database do we use?") needs a different value (a number, a date, a name) in the
 later one; a yes-or-no question ("Have I ever used Excel ...?", "Am I a smoker?") needs one of
 them negated or ended ("I quit smoking") and the other not. For any question, a later memory is
-also a version when it tells a change and names the earlier's value ("We moved off MongoDB,
-everything is in Postgres now"; `renamed`): the old value ties the two together where the
-question's words are in neither ("Who's my boss?" after "My manager is Priya" and "Priya left, so
-Tom is my manager now"). And neither may name another thing where the other names the
-question's (`other_thing`: the question's "web app" in one, a "mobile app" in the other; "my
-exam" and "Dana's exam"; "I make" and "my wife makes"). For a question about the present the
-later one is put right above the earlier one; for one about the past the earlier above the
-later. Nothing else moves but by the one place the moved memory left,
-and only within the first VERSION_WINDOW: which memories are in that many first results does
-not change. The best memory read is each speaker's best: versions are one speaker's, and the
-agent's reply often ranks above what the user said."""
+also a version when it tells a change and names the earlier's value (`renamed`): the old value
+ties the two together where the question's words are in neither ("Who's my boss?" after "My
+manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). And neither
+may name another thing where the other names the question's (`other_thing`: the question's
+"web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make" and "my
+wife makes"). For a question about the present the later one is put right above the earlier
+one; for one about the past the earlier above the later. Nothing else moves but by the one
+place the moved memory left, and only within the first VERSION_WINDOW: which memories are in
+that many first results does not change. The best memory read is each speaker's best: versions
+are one speaker's, and the agent's reply often ranks above what the user said."""
 
 from __future__ import annotations
 
@@ -214,11 +213,12 @@ def told(text: str) -> str:
 def renamed(earlier: Said, later: Said, question: str, asked: frozenset[str]) -> bool:
     """Whether `later` tells (`told`) that something changed and names a value `earlier` gave:
     "We moved off MongoDB and everything is in Postgres now" after "We store all our data in
-    MongoDB"; "Priya left, so Tom is my manager now". Naming the old value ties the two to one
-    thing where the question's words may be in neither ("Who's my boss?"); the new value need not
-    be one `values` reads ("we ditched jira, everything lives in linear"). A change asked about
-    or only weighed (`WEIGHED`) is not told, a digit alone names nothing (list items are
-    numbered), and the agent's replies tell no change of the user's."""
+    MongoDB"; "Priya moved to the Paris office, so Tom is my manager now". Naming the old value
+    ties the two to one thing where the question's words may be in neither ("Who's my boss?"); a
+    verb of change (`claims.CHANGED`) says it changed ("left" does not: it leaves keys and days
+    too); the new value need not be one `values` reads ("we ditched jira, everything lives in
+    linear"). A change asked about or only weighed (`WEIGHED`) is not told, a digit alone names
+    nothing (list items are numbered), and the agent's replies tell no change of the user's."""
     if (later.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
         return False
     said = WEIGHED.sub(" ", told(later.text))
