@@ -127,7 +127,8 @@ def test_a_named_value_an_ended_habit_and_a_one_word_question_are_read(mem, user
 
 def test_a_later_memory_that_names_the_old_value_and_says_it_changed_is_a_version(mem, user):
     """The question's words may be in neither ("Who's my boss?", "What do we host on?"): the later
-    memory names the value the earlier gave and tells that it changed."""
+    memory names the value the earlier gave and tells that it changed, with a verb of change or
+    a clause that ends in "now"."""
     _assert_versions(mem, user, [
             ("I report to Amara, she runs the data team.",
              "Amara moved to the Paris office, so Joel is my manager now.", "Who's my boss?"),
@@ -138,13 +139,15 @@ def test_a_later_memory_that_names_the_old_value_and_says_it_changed_is_a_versio
              "Do I still have Hulu?"),
             ("Our cluster runs Kubernetes 1.27.",
              "Upgraded the cluster from 1.27 to 1.29 now, any deprecations to check?",
-             "Which Kubernetes release is the cluster on?")], versions=True)
+             "Which Kubernetes release is the cluster on?"),
+            ("My manager is Priya.", "Priya left the company, so Tom is my manager now.", "Who's my boss?")],
+        versions=True)
 
 
 def test_a_later_memory_that_names_the_old_value_without_changing_it_is_no_version(mem, user):
     """Naming the earlier's value is not enough: nothing said changed ("Amara and I presented"),
-    another thing of the same kind ("a new monitor"), or the later one only asks about a change
-    or weighs it ("trying to cut costs by switching")."""
+    another thing of the same kind ("a new monitor"), the later one only asks about a change or
+    weighs it ("trying to cut costs by switching"), or its "now" is a duration's or discourse."""
     _assert_versions(mem, user, [
             ("I report to Amara, she runs the data team.", "Amara and I presented the roadmap to Joel's team today.",
              "Who's my boss?"),
@@ -155,7 +158,11 @@ def test_a_later_memory_that_names_the_old_value_without_changing_it_is_no_versi
              "What do we host on?"),
             ("Our site runs on a DigitalOcean droplet.",
              "We're trying to cut costs by switching from DigitalOcean to Hetzner, but the migration scares me.",
-             "What do we host on?")], versions=False)
+             "What do we host on?"),
+            ("My manager is Priya.", "Priya and I have run the roadmap for 3 months now, and it shows.",
+             "Who's my boss?"),
+            ("My manager is Priya.", "Priya sent the review, now I'm wondering how to answer it.",
+             "Who's my boss?")], versions=False)
 
 
 def test_how_old_asks_about_the_present():

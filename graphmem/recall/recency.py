@@ -185,6 +185,10 @@ CLOCK = {" am ", " pm "}  # "AM" by itself names no value
 WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think\w*|thought|try|tries|trying|"
                      r"weigh\w*|choos\w*|need\w*|want\w*|hop\w*|plan\w*|intend\w*|going|look\w*)\s+"
                      r"(to|about|of|whether|on|into)\b(?:[^,;!?.]|\.(?!\s))*", re.IGNORECASE)  # "5.3.1" goes on
+# "now" at the end of a clause tells a present that replaced another ("Tom is my manager now");
+# said first ("now I'm wondering") or after a duration ("for 3 months now") it is discourse.
+NOW_TOLD = re.compile(r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which)\b))", re.IGNORECASE)
+DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
 CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
 
@@ -215,14 +219,16 @@ def renamed(earlier: Said, later: Said, question: str, asked: frozenset[str]) ->
     "We moved off MongoDB and everything is in Postgres now" after "We store all our data in
     MongoDB"; "Priya moved to the Paris office, so Tom is my manager now". Naming the old value
     ties the two to one thing where the question's words may be in neither ("Who's my boss?"); a
-    verb of change (`claims.CHANGED`) says it changed ("left" does not: it leaves keys and days
-    too); the new value need not be one `values` reads ("we ditched jira, everything lives in
-    linear"). A change asked about or only weighed (`WEIGHED`) is not told, a digit alone names
-    nothing (list items are numbered), and the agent's replies tell no change of the user's."""
+    verb of change (`claims.CHANGED`) or a clause that ends in "now" (`NOW_TOLD`) says it changed
+    ("left" alone does not: keys and days are left too); the new value need not be one `values`
+    reads ("we ditched jira, everything lives in linear"). A change asked about or only weighed
+    (`WEIGHED`) is not told, a digit alone names nothing (list items are numbered), and the
+    agent's replies tell no change of the user's."""
     if (later.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
         return False
     said = WEIGHED.sub(" ", told(later.text))
-    if not CHANGED.search(said):
+    if not CHANGED.search(said) and not any(not DURATION.search(said[max(0, m.start() - 40):m.end()])
+                                            for m in NOW_TOLD.finditer(said)):
         return False
     named = _tokens(said)
     if not any(t in named for t in (_tokens(v) for v in values(earlier.text)) if len(t.strip()) > 1 and t not in CLOCK):
