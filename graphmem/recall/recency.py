@@ -214,7 +214,12 @@ def told(text: str) -> str:
     return " ".join(out)
 
 
-def renamed(earlier: Said, later: Said, question: str, asked: frozenset[str]) -> bool:
+def _now_told(said: str) -> bool:
+    """Whether a clause of `said` ends in "now" that follows no duration (NOW_TOLD)."""
+    return any(not DURATION.search(said[max(0, m.start() - 40):m.end()]) for m in NOW_TOLD.finditer(said))
+
+
+def renamed(earlier: Said, later: Said) -> bool:
     """Whether `later` tells (`told`) that something changed and names a value `earlier` gave:
     "We moved off MongoDB and everything is in Postgres now" after "We store all our data in
     MongoDB"; "Priya moved to the Paris office, so Tom is my manager now". Naming the old value
@@ -223,29 +228,32 @@ def renamed(earlier: Said, later: Said, question: str, asked: frozenset[str]) ->
     ("left" alone does not: keys and days are left too); the new value need not be one `values`
     reads ("we ditched jira, everything lives in linear"). A change asked about or only weighed
     (`WEIGHED`) is not told, a digit alone names nothing (list items are numbered), and the
-    agent's replies tell no change of the user's."""
+    agent's replies tell no change of the user's. Whether either names another thing is
+    `versions_of_one_thing`'s to ask, once for both readings."""
     if (later.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
         return False
     said = WEIGHED.sub(" ", told(later.text))
-    if not CHANGED.search(said) and not any(not DURATION.search(said[max(0, m.start() - 40):m.end()])
-                                            for m in NOW_TOLD.finditer(said)):
+    if not CHANGED.search(said) and not _now_told(said):
         return False
     named = _tokens(said)
-    if not any(t in named for t in (_tokens(v) for v in values(earlier.text)) if len(t.strip()) > 1 and t not in CLOCK):
-        return False
-    return not other_thing(earlier.text, later.text, question, asked)
+    return any(t in named for t in (_tokens(v) for v in values(earlier.text)) if len(t.strip()) > 1 and t not in CLOCK)
 
 
 def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozenset[str], question: str = "") -> bool:
-    """Whether `later` says anew what `earlier` said, as far as the question asks: it differs
-    where the question asks, or it names the earlier's value and says it changed (`renamed`)."""
+    """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
+    earlier's value and says it changed (`renamed`), or it differs where the question asks; and
+    neither names another thing where the other names the question's (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     cosine = float(earlier.vector @ later.vector)
-    if cosine < min(VERSION_COSINE, RENAMED_COSINE):
+    if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)):
         return False
-    if cosine >= RENAMED_COSINE and renamed(earlier, later, question, asked):
-        return True
+    return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
+
+
+def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float) -> bool:
+    """Whether two near memories that both hold the question's words differ where it asks: a new
+    value for a value question, a negation on one side only for a yes-or-no question."""
     if cosine < VERSION_COSINE or kind == "other":
         return False
     if kind == "value":
@@ -255,9 +263,7 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
         return False
     need = max(1, min(VERSION_QUESTION_WORDS, len(asked)))  # "What's my GPA?" has one to hold
-    if len(asked & words(earlier.text) & words(later.text)) < need:
-        return False
-    return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last
+    return len(asked & words(earlier.text) & words(later.text)) >= need
 
 
 def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
