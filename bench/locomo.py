@@ -449,9 +449,11 @@ class BenchmarkResult:
         return out
 
     def latency(self, system: str) -> dict[str, float]:
-        """Retrieve latency (ms: p50, p95, mean, max) and prepare time (s: total, per conversation)."""
+        """Retrieve latency (ms: p50, p95, mean, max), prepare time (s: total, per conversation)
+        and the turns prepared per second (ingest's rate, next to the baselines' indexing)."""
         secs = [r.seconds[system] for r in self.records]
         prep = [c.prepare_seconds.get(system, 0.0) for c in self.conversations]
+        turns = sum(c.turns for c in self.conversations if c.prepare_seconds.get(system))
         return {
             "n": len(secs),
             "p50_ms": _percentile(secs, 50) * 1e3, "p95_ms": _percentile(secs, 95) * 1e3,
@@ -459,6 +461,7 @@ class BenchmarkResult:
             "max_ms": max(secs) * 1e3 if secs else math.nan,
             "prepare_s": float(sum(prep)),
             "prepare_per_conversation_s": float(np.mean(prep)) if prep else math.nan,
+            "prepare_turns_per_s": turns / sum(prep) if sum(prep) else math.nan,
         }
 
     def dropped_counts(self) -> dict[str, int]:
@@ -549,14 +552,16 @@ class BenchmarkResult:
         console.print(table)
 
         lat = Table(title="latency (retrieve: one call per question, k = %d)" % max(self.ks))
-        for col in ("system", "prepare s", "s / conversation", "p50 ms", "p95 ms", "mean ms"):
+        for col in ("system", "prepare s", "s / conversation", "turns / s", "p50 ms", "p95 ms", "mean ms"):
             lat.add_column(col, justify="left" if col == "system" else "right")
         if base:
             lat.add_column(f"p50 / {base}", justify="right")
         base_lat = self.latency(base) if base else None
         for s in self.systems:
             l = self.latency(s)
+            rate = l["prepare_turns_per_s"]
             row = [s, f"{l['prepare_s']:.2f}", f"{l['prepare_per_conversation_s']:.2f}",
+                   "-" if math.isnan(rate) else f"{rate:.1f}",
                    f"{l['p50_ms']:.2f}", f"{l['p95_ms']:.2f}", f"{l['mean_ms']:.2f}"]
             if base_lat:
                 row.append(_ratio(l["p50_ms"], base_lat["p50_ms"], "x"))

@@ -177,6 +177,7 @@ def test_bench_beam_runs_graphmem_through_its_public_api(split, tmp_path):
         assert list(data["systems"]) == ["graphmem", "BM25", "Dense"] and data["asker"] is None
         assert data["questions"]["scored"] == 6 and data["conversations"][0]["id"] == "100K-2"
         assert all(s["unknown_ids"] == 0 for s in data["systems"].values())
+        assert all(s["latency"]["prepare_turns_per_s"] > 0 for s in data["systems"].values())  # ingest rate
         graphmem = data["systems"]["graphmem"]["scores"]
         assert graphmem["knowledge_update"]["recall"]["2"] == 1.0   # both dashboard messages, of eight
         again = run([split], ks="1,2", limit=1, home=home, asker="user", console=Console(file=io.StringIO()))
