@@ -453,15 +453,15 @@ class BenchmarkResult:
         and the turns prepared per second (ingest's rate, next to the baselines' indexing)."""
         secs = [r.seconds[system] for r in self.records]
         prep = [c.prepare_seconds.get(system, 0.0) for c in self.conversations]
-        turns = sum(c.turns for c in self.conversations if c.prepare_seconds.get(system))
+        spent, turns = sum(prep), sum(c.turns for c in self.conversations if c.prepare_seconds.get(system))
         return {
             "n": len(secs),
             "p50_ms": _percentile(secs, 50) * 1e3, "p95_ms": _percentile(secs, 95) * 1e3,
             "mean_ms": float(np.mean(secs)) * 1e3 if secs else math.nan,
             "max_ms": max(secs) * 1e3 if secs else math.nan,
-            "prepare_s": float(sum(prep)),
+            "prepare_s": float(spent),
             "prepare_per_conversation_s": float(np.mean(prep)) if prep else math.nan,
-            "prepare_turns_per_s": turns / sum(prep) if sum(prep) else math.nan,
+            "prepare_turns_per_s": turns / spent if spent else math.nan,
         }
 
     def dropped_counts(self) -> dict[str, int]:
