@@ -6,6 +6,7 @@ runs until stopped."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from graphmem import ConfigError, Memory, Settings
-from graphmem.drivers.embedded import EmbeddedServer
+from graphmem.drivers.embedded import EmbeddedServer, _alive
 
 IDLE = 2.0  # seconds; the watchdog polls every IDLE / 4
 
@@ -108,6 +109,24 @@ def test_the_watchdog_exits_when_its_server_dies(own_home):
     server.start()  # a fresh server, with a fresh watchdog
     assert server.running() and server.status()["idle_stop"] == 4 * IDLE
     assert server.stop() and processes(server) == []
+
+
+def test_a_server_whose_home_is_deleted_stops_and_leaves_no_process(tmp_path):
+    """A temporary home removed while its server runs idle (a closed Memory's, before its idle
+    stop): the watchdog stops it, where the server had run on forever, unreachable."""
+    home = tmp_path / "temporary"
+    Memory(settings=Settings(home=home, server_idle_stop=IDLE)).close()
+    server = EmbeddedServer(home)
+    pid, watchdog = server.pid(), int(server.watchdog_file.read_text().split()[0])
+    assert pid is not None and _alive(pid)
+    shutil.rmtree(home)
+    try:
+        assert wait_until(lambda: not _alive(pid), IDLE + 8)
+        assert wait_until(lambda: not Path(f"/proc/{watchdog}").exists(), 5)
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    assert zombie_children() == []
 
 
 def test_idle_stop_is_validated_and_read_from_the_environment(monkeypatch):

@@ -4,9 +4,10 @@
 It behaves like an embedded database. A server started for a `Memory` (`idle_stop` > 0, from
 `Settings.server_idle_stop`) comes with a watchdog, a small detached process that stops it
 cleanly (AOF compacted and flushed) once no client has been connected for `idle_stop` seconds,
-and exits when the server is gone. Any open connection counts as use: a process holding a
-`Memory` open keeps its server, however long it sits idle, and a second process (or the next
-run, within the idle time) finds it running and shares it.
+and exits when the server is gone; a server whose data directory is deleted while it runs
+(a temporary home removed) is stopped as soon as no client is connected. Any open connection
+counts as use: a process holding a `Memory` open keeps its server, however long it sits idle,
+and a second process (or the next run, within the idle time) finds it running and shares it.
 
 A server started with `idle_stop=0` (what `graphmem db start` does: a person who asks for a
 server asks for a daemon) runs until `stop()` (`graphmem db stop`); such a start also turns a
@@ -402,6 +403,7 @@ def _watchdog(socket_path: str, pid: int, lock_file: str, own_file: str, idle: f
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     import fcntl
+    import signal
 
     import redis
 
@@ -425,6 +427,18 @@ def _watchdog(socket_path: str, pid: int, lock_file: str, own_file: str, idle: f
             time.sleep(poll)
             found = others()
             if found == -1:
+                break
+            if not found and not Path(lock_file).parent.is_dir():
+                # no client, and the server's folder was deleted under it (a temporary home removed
+                # while it ran): nothing is left to keep, no start can be under way, and a socket
+                # that was there is gone, so none will come (`others` cannot tell idle from
+                # unreachable then): stopped now, else it would run forever
+                os.kill(pid, signal.SIGTERM)
+                deadline = time.monotonic() + 10
+                while _alive(pid) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if _alive(pid):  # it refused to stop without its files
+                    os.kill(pid, signal.SIGKILL)
                 break
             if found != 0:
                 quiet_since = None
