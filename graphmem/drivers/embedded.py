@@ -421,6 +421,12 @@ def _watchdog(socket_path: str, pid: int, lock_file: str, own_file: str, idle: f
             return -1
         return None if int(info.get("loading", 0)) else int(info["connected_clients"]) - 1
 
+    def gone_within(seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return not _alive(pid)
+
     quiet_since = None  # the first poll that found no other client, since the last that found one
     try:
         while _alive(pid):
@@ -433,12 +439,12 @@ def _watchdog(socket_path: str, pid: int, lock_file: str, own_file: str, idle: f
                 # while it ran): nothing is left to keep, no start can be under way, and a socket
                 # that was there is gone, so none will come (`others` cannot tell idle from
                 # unreachable then): stopped now, else it would run forever
-                os.kill(pid, signal.SIGTERM)
-                deadline = time.monotonic() + 10
-                while _alive(pid) and time.monotonic() < deadline:
-                    time.sleep(0.05)
-                if _alive(pid):  # it refused to stop without its files
-                    os.kill(pid, signal.SIGKILL)
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                    if not gone_within(10):  # it refused to stop without its files
+                        os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:  # it went by itself meanwhile
+                    pass
                 break
             if found != 0:
                 quiet_since = None
@@ -461,9 +467,7 @@ def _watchdog(socket_path: str, pid: int, lock_file: str, own_file: str, idle: f
                 except redis.exceptions.RedisError:  # refused: try again after another idle period
                     quiet_since = None
                     continue
-                deadline = time.monotonic() + 60
-                while _alive(pid) and time.monotonic() < deadline:
-                    time.sleep(0.05)
+                gone_within(60)
     finally:
         client.close()
         try:
