@@ -571,8 +571,8 @@ class BenchmarkResult:
         console.print(self.summary_line())
         bad = {s: n for s, n in self.unknown_ids.items() if n}
         if bad:
-            console.print("[yellow]ids that are no turn of the conversation (count as misses): "
-                          + ", ".join(f"{s} {n}" for s, n in bad.items()) + "[/]")
+            console.print("ids that are no turn of the conversation (count as misses): "
+                          + ", ".join(f"{s} {n}" for s, n in bad.items()), style="yellow", markup=False)
 
     def summary_line(self) -> str:
         dropped = self.dropped_counts()

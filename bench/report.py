@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 TARGETS = {
     "cofaces_p95_ms": 20.0,
@@ -90,7 +91,7 @@ def print_report(results: dict, console: Console | None = None) -> None:
     for column in ("target", "figure", "verdict"):
         t.add_column(column)
     for row in targets:
-        t.add_row(row["target"], row["figure"], "[green]met[/]" if row["met"] else "[red]missed[/]")
+        t.add_row(row["target"], row["figure"], Text("met", style="green") if row["met"] else Text("missed", style="red"))
     console.print(t)
     section["targets"] = targets
     for note in section.get("skipped", []):

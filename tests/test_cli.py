@@ -116,6 +116,30 @@ def test_ingest_then_recall_and_gaps_from_the_command_line(invoke, user):
 # -- connection options: before the command, after it, and from the environment ------------
 
 
+
+def test_tables_print_user_text_as_written_and_recall_marks_a_retired_version(invoke, user, monkeypatch):
+    """Memories, speakers and conversations are user text: brackets and colons in them are no
+    rich markup or emoji codes ("[/]" in a regex was a MarkupError traceback). Recall's table
+    gives each memory's id and marks a superseded one, as context() does."""
+    monkeypatch.setenv("COLUMNS", "250")
+    literal = "My regex is [/a-z]+ and [bold]x stays, :smile: too, also [/]"
+    for args in (["I live in Paris.", "--at", "2024-01-05"], ["I moved to Berlin last month.", "--at", "2024-06-05"],
+                 [literal, "--conversation", "[notes]", "--at", "2024-06-06"]):
+        assert invoke("add", *args, "--speaker", "[Sam]", "--user", user).exit_code == 0
+    table = invoke("recall", "Where do I live?", "--as", "[Sam]", "--user", user, "--k", "3")
+    assert table.exit_code == 0, table.output
+    found = json.loads(invoke("recall", "Where do I live?", "--as", "[Sam]", "--user", user, "--k", "3", "--json").output)
+    paris = next(m for m in found["memories"] if "Paris" in m["text"])
+    assert "(superseded 2024-06-05)" in table.output and paris["uid"] in table.output and "[Sam]" in table.output
+    shown = invoke("recall", "What is my regex?", "--as", "[Sam]", "--user", user, "--k", "1")
+    assert shown.exit_code == 0 and all(part in shown.output for part in ("[/a-z]+", "[bold]x", ":smile:", "also [/]"))
+    listed = invoke("list", "--user", user)
+    assert listed.exit_code == 0 and "[/a-z]+" in listed.output and "[notes]" in listed.output
+    conversations = invoke("conversations", "--user", user)
+    assert conversations.exit_code == 0 and "[notes]" in conversations.output
+    history = invoke("history", paris["uid"], "--user", user)
+    assert history.exit_code == 0 and "[Sam]" in history.output
+
 def test_uri_before_the_command_and_after_it(invoke, monkeypatch):
     """The one after the command wins, over the group's and over GRAPHMEM_URI."""
     before = CliRunner().invoke(main, ["--uri", "gopher://x", "stats"])

@@ -19,6 +19,7 @@ import pytest
 from graphmem import Memory, Settings
 from graphmem.errors import ConfigError, InputError
 from graphmem.ingest import ingest, read_transcript
+from graphmem.ingest.summary import LOADING, IngestSummary
 from graphmem.models import Models
 from graphmem.store import Store
 from graphmem.simplex import normalise
@@ -290,3 +291,13 @@ def test_the_summary_counts_are_integers(mem, user, conversation):
     counts = {k: v for k, v in summary.items()
               if k not in ("user", "seconds", "turns_per_second", "dry_run", "stages", "conversations", "memory_ids")}
     assert all(type(v) is int for v in counts.values()), counts
+
+
+def test_the_rate_is_the_ingests_own_not_the_models_loading(mem, user, conversation):
+    """A process's first ingest loads the models (seconds); that is its own stage, and the rate
+    (turns a second) leaves it out, so a small first ingest does not read as slow."""
+    summary = mem.ingest(conversation, user=user)
+    assert LOADING in summary.stages and summary.stages[LOADING] <= summary.seconds
+    first = IngestSummary("u", turns=4, seconds=10.0, stages={LOADING: 8.0})
+    assert first.turns_per_second == pytest.approx(2.0) and first.to_dict()["turns_per_second"] == 2.0
+    assert IngestSummary("u", turns=4, seconds=2.0).turns_per_second == pytest.approx(2.0)

@@ -19,7 +19,9 @@ from ..memory import Memory
 from ..settings import Settings
 from ..store import Plan, PlanEnded
 
-console = Console()
+# what is printed is mostly user text (memories, names, file paths): read as written, never as
+# rich markup ("[/]" in a regex was a MarkupError) or emoji codes; styles are given as styles
+console = Console(markup=False, emoji=False)
 PLANNING = "graphmem.planning"  # ctx.meta: under --cypher, whether the plan runs reads (Plan.reads)
 PLAN = "graphmem.plan"  # ctx.meta: the Plan the command's store records into
 

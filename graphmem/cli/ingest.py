@@ -30,7 +30,7 @@ def ingest_command(ctx, paths, format_, dry_run, conversation, user, as_json):
     mem = open_memory(ctx)
     keep = mem.settings.keep_tool_results  # validates every file first
     total = sum(len(turns) for _, turns in read_sources(list(paths), format_, keep_tool_results=keep))
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+    with Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[rate]} turns/s"), TimeElapsedColumn(), TimeRemainingColumn(),
                   console=console, disable=as_json, transient=False) as bar:
         task = bar.add_task("reading models", total=total, rate="-")

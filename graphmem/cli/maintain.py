@@ -34,7 +34,7 @@ def maintain_command(ctx, user, dry_run, now, as_json):
     def render(d: dict) -> None:
         verb = "would move" if d["dry_run"] else "moved"
         users = f"{d['users']} user" + ("" if d["users"] == 1 else "s")
-        console.print(f"{d['memories']} memories of {users}: {verb} {d['moved']}", markup=False)
+        console.print(f"{d['memories']} memories of {users}: {verb} {d['moved']}")
         if d["transitions"]:
             table = Table()
             table.add_column("from")
@@ -44,7 +44,7 @@ def maintain_command(ctx, user, dry_run, now, as_json):
                 was, _, to = step.partition("->")
                 table.add_row(was, to, str(count))
             console.print(table)
-        console.print("now " + ", ".join(f"{state}: {count}" for state, count in d["states"].items()), markup=False)
+        console.print("now " + ", ".join(f"{state}: {count}" for state, count in d["states"].items()))
 
     emit(done.to_dict(), as_json, render)
 

@@ -47,8 +47,7 @@ def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_js
     mem = open_memory(ctx)
     summary = mem.add(messages, user=user, conversation=conversation, at=parse_time(at, "--at"))
     emit(summary.to_dict(), as_json, lambda d: console.print(
-        f"added {d['memories_added']} of {d['turns']} messages to {user}'s conversation {conversation!r}",
-        markup=False))
+        f"added {d['memories_added']} of {d['turns']} messages to {user}'s conversation {conversation!r}"))
 
 
 def _memories_table(rows: list[dict], title: str) -> None:
@@ -87,7 +86,7 @@ def list_command(ctx, conversation, speaker, entity, since, until, limit, after,
     def render(rows: list[dict]) -> None:
         _memories_table(rows, f"{user}: {len(rows)} memories")
         if len(rows) == limit:
-            console.print(f"[dim]next page: --after {rows[-1]['id']}[/]")
+            console.print(f"next page: --after {rows[-1]['id']}", style="dim")
 
     emit(rows, as_json, render)
 
@@ -175,7 +174,7 @@ def forget_command(ctx, memory_ids, conversation, entity, before, everything, ye
     emit(done.to_dict(), as_json, lambda d: console.print(
         f"forgot {d['memories']} memories of {user}" + (f" ({d['nodes']} nodes)" if d["nodes"] else
                                                         f"; {d['entities']} entities and {d['simplices']} simplices "
-                                                        f"went with them"), markup=False))
+                                                        f"went with them")))
 
 
 @click.command("history")

@@ -34,21 +34,27 @@ def recall_command(ctx, query, k, budget, asker, include_archived, user, as_json
         console.print(f"{a['type']} question; entities: "
                       f"{', '.join(e['name'] for e in a['entities']) or 'none matched'}"
                       + (f"; time: {a['time_text']}" if a["time_text"] else "")
-                      + (f"; asks for {', '.join(a['answer_kinds'])} entities" if a["answer_kinds"] else ""),
-                      markup=False)
+                      + (f"; asks for {', '.join(a['answer_kinds'])} entities" if a["answer_kinds"] else ""))
         if a["topic"] != d["query"]:
-            console.print(f"topic: {a['topic']}", markup=False)
+            console.print(f"topic: {a['topic']}")
         table = Table()
-        for column in ("#", "source", "speaker", "date", "memory", "channels (rank)"):
+        table.add_column("#")
+        # the id is what `show`, `history` and `forget` take; the source (file:line, a message id) below it
+        table.add_column("id, source", no_wrap=True, min_width=20)
+        for column in ("speaker", "date", "memory", "channels (rank)"):
             table.add_column(column)
         for i, m in enumerate(d["memories"], start=1):
             found = " ".join(f"{c}:{r}" for c, r in m["channels"].items())
             why = " ".join(f"{reason}+{lift:.1f}" for reason, lift in m["why"].items())
-            table.add_row(str(i), m["source_id"] or "", m["speaker"] or "", (m["session_date"] or "")[:10],
-                          m["text"], found + (f"\n[dim]up by {why}[/]" if why else ""))
+            # a retired version is shown, below the current one, as context() marks it
+            until = f"\n(superseded {m['valid_until'][:10]})" if m["valid_until"] else ""
+            table.add_row(str(i), Text.assemble(m["uid"], (f"\n{m['source_id']}" if m["source_id"] else "", "dim")),
+                          m["speaker"] or "", (m["session_date"] or "")[:10],
+                          Text.assemble(m["text"], (until, "dim")),
+                          Text.assemble(found, (f"\nup by {why}" if why else "", "dim")))
         console.print(table)
         render_gaps(d["gaps"])
-        console.print(f"[dim]recall took {d['timings_ms']['total']:.0f} ms[/]")
+        console.print(f"recall took {d['timings_ms']['total']:.0f} ms", style="dim")
 
     emit(result.to_dict(), as_json, render)
 
@@ -68,7 +74,7 @@ def gaps_command(ctx, query, asker, user, as_json):
     found = open_memory(ctx).gaps(query, user=user, asker=asker)
 
     def render(d: dict) -> None:
-        console.print(f"entities: {', '.join(d['entities']) or 'none matched'}", markup=False)
+        console.print(f"entities: {', '.join(d['entities']) or 'none matched'}")
         render_gaps(d["gaps"])
 
     emit({"entities": found.entities, "gaps": [g.to_dict() for g in found.gaps]}, as_json, render)

@@ -11,6 +11,7 @@ from typing import Callable, Iterator
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from .common import console, cypher_option, emit, friendly_errors, json_option, open_memory, planning, uri_option, user_command
 
@@ -71,7 +72,7 @@ def import_command(ctx, file, user, replace, as_json):
 
 @contextmanager
 def progress_bar(disable: bool) -> Iterator[Callable[[str, int, int], None]]:
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    with Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, disable=disable or not console.is_terminal, transient=True) as bar:
         task = bar.add_task("reading", total=None)
 
@@ -95,7 +96,7 @@ def render(d: dict, title: str) -> None:
     table.add_row("seconds", f"{d['seconds']:.1f}")
     console.print(table)
     for note in d["notes"]:
-        console.print(f"[yellow]note:[/] {note}", highlight=False)
+        console.print(Text.assemble(("note:", "yellow"), f" {note}"), highlight=False)
 
 
 COMMANDS = [export_command, import_command]

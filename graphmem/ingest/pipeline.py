@@ -26,7 +26,7 @@ from .lease import UserLease
 from .identity import Alignment, Stored, align, name_conversation, session_key
 from .plan import extract_batch, placement, plan_batch
 from .resolve import Resolver
-from .summary import IngestSummary, Stopwatch
+from .summary import LOADING, IngestSummary, Stopwatch
 from .write import finish, write_batch
 
 Progress = Callable[[str, int], None]  # (what, how many more turns are done)
@@ -72,7 +72,8 @@ def ingest(store: Store, models: Models, source: Source, *, user: str, format: s
     summary = IngestSummary(user, files=len(transcripts), dry_run=dry_run,
                             turns=sum(len(turns) for _, turns in transcripts))
     cx = Complex(store, user)
-    embedder, _ = models.embedder(), models.nlp()  # loaded before the user is held
+    with Stopwatch(summary.stages)(LOADING):  # before the user is held; once per process
+        embedder, _ = models.embedder(), models.nlp()
     with nullcontext() if dry_run else UserLease(store, user) as lease:
         _ingest(store, models, cx, transcripts, embedder, lease, summary, progress, conversation, whole)
     summary.seconds = time.perf_counter() - started

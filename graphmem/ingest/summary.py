@@ -7,6 +7,9 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Iterator
 
+# the stage of loading the models: a process's first ingest only, and no part of its rate
+LOADING = "loading models"
+
 
 @dataclass
 class IngestSummary:
@@ -35,7 +38,9 @@ class IngestSummary:
 
     @property
     def turns_per_second(self) -> float:
-        return self.turns / self.seconds if self.seconds else 0.0
+        """The ingest's own rate: the seconds it took, less loading the models."""
+        working = self.seconds - self.stages.get(LOADING, 0.0)
+        return self.turns / working if working > 0 else 0.0
 
     def to_dict(self) -> dict:
         return {**asdict(self), "turns_per_second": round(self.turns_per_second, 1)}
