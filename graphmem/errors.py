@@ -19,7 +19,7 @@ class InputError(GraphmemError, ValueError):
     """Bad input from a caller, with where it came from when known."""
 
     def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
-        self.source, self.line = source, line
+        self.source, self.line, self.detail = source, line, message
         where = f"{source}:{line}: " if source and line else f"{source}: " if source else ""
         super().__init__(where + message)
 

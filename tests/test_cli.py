@@ -113,6 +113,24 @@ def test_ingest_then_recall_and_gaps_from_the_command_line(invoke, user):
     assert asked.exit_code == 0 and "topic: Where did adopt puppy?" in asked.output and "Lisbon" in asked.output
 
 
+def test_add_reads_an_agents_messages_from_a_file_and_names_the_file_of_a_bad_one(invoke, user, tmp_path):
+    chat = [{"role": "system", "content": "You are a travel agent."},
+            {"role": "user", "name": "Sam", "content": "I moved to Berlin in June."},
+            {"role": "assistant", "content": "Noted: Berlin."}]
+    good = tmp_path / "chat.json"
+    good.write_text(json.dumps(chat))
+    added = json.loads(invoke("add", "--messages", good, "--conversation", "trip", "--user", user, "--json").output)
+    assert added["memories_added"] == 2  # the system prompt is no memory
+    again = json.loads(invoke("add", "--messages", good, "--conversation", "trip", "--user", user, "--json").output)
+    assert again["memories_added"] == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([chat[1], {"role": "user", "content": 5}]))
+    refused = invoke("add", "--messages", bad, "--user", f"{user}-bad")
+    assert refused.exit_code == 1 and refused.output.strip().splitlines() == [
+        f'Error: {bad}: message 2: "content" must be a string or a list of parts, not int']
+    assert invoke("stats", "--user", f"{user}-bad").exit_code == 1  # nothing was written
+
+
 # -- connection options: before the command, after it, and from the environment ------------
 
 

@@ -10,6 +10,7 @@ import sys
 import click
 from rich.table import Table
 
+from ..errors import InputError
 from ..keys import parse_time
 from ..records import STATES
 from .common import (console, cypher_option, emit, friendly_errors, json_option, open_memory, planning,
@@ -45,7 +46,14 @@ def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_js
     else:
         messages = [(speaker, text)]
     mem = open_memory(ctx)
-    summary = mem.add(messages, user=user, conversation=conversation, at=parse_time(at, "--at"))
+    try:
+        summary = mem.add(messages, user=user, conversation=conversation, at=parse_time(at, "--at"))
+    except InputError as exc:
+        if messages_file is None or exc.source != "messages":
+            raise
+        # the library counts the messages it was given; here they are a file's
+        where = f"message {exc.line}: " if exc.line else ""
+        raise click.ClickException(f"{name}: {where}{exc.detail}") from None
     emit(summary.to_dict(), as_json, lambda d: console.print(
         f"added {d['memories_added']} of {d['turns']} messages to {user}'s conversation {conversation!r}"))
 
