@@ -301,26 +301,3 @@ def test_the_rate_is_the_ingests_own_not_the_models_loading(mem, user, conversat
     first = IngestSummary("u", turns=4, seconds=10.0, stages={LOADING: 8.0})
     assert first.turns_per_second == pytest.approx(2.0) and first.to_dict()["turns_per_second"] == 2.0
     assert IngestSummary("u", turns=4, seconds=2.0).turns_per_second == pytest.approx(2.0)
-
-
-@pytest.mark.parametrize("said, speaker, addressee, restated", [
-    ("I live in Paris and work at Acme as a nurse.", "Sam", None, "Sam lives in Paris and works at Acme as a nurse."),
-    ("I don't smoke anymore.", "Sam", None, "Sam doesn't smoke anymore."),
-    ("I'm a nurse and I've got two cats.", "Sam", None, "Sam is a nurse and Sam has got two cats."),
-    ("I really love painting, and I go hiking every week.", "Mel", None,
-     "Mel really loves painting, and Mel goes hiking every week."),
-    ("I think you know what I mean.", "Bob", "Alice", "Bob thinks Alice knows what Bob means."),
-    ("Do I need a visa?", "Sam", None, "Does Sam need a visa?"),
-    ("I fix bugs and teach classes.", "Sam", None, "Sam fixes bugs and teaches classes."),
-    # no present verb of I's own: nothing to agree
-    ("I moved to Berlin and I can swim.", "Sam", None, "Sam moved to Berlin and Sam can swim."),
-    ("I'll call you when I have time.", "Bob", "Alice", "Bob will call Alice when Bob has time."),
-    ("You live so close!", "Bob", None, "You live so close!"),  # no addressee: "you" stays
-])
-def test_a_restated_verb_agrees_with_the_name_put_for_i_or_you(said, speaker, addressee, restated):
-    """The restatement is what the memory is embedded by and what `context()` shows an agent:
-    "Sam live in Paris" read as a slip."""
-    from graphmem.ingest.extract import restate
-
-    with Models(Settings()).parsing() as nlp:
-        assert restate(nlp(said), speaker, addressee) == restated

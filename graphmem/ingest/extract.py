@@ -10,7 +10,6 @@ from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..english import third_person
 from ..keys import bounded
 from .claims import Claim, claims
 from .markup import BREAKS, Masked
@@ -29,8 +28,8 @@ KIN = {"sister", "brother", "mom", "mother", "dad", "father", "son", "daughter",
        "parents", "boss", "mentor", "dog", "cat", "pet", "pets", "team", "coworker", "colleague"}
 FIRST = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s"}
 SECOND = {"you": "{a}", "yourself": "{a}", "your": "{a}'s", "yours": "{a}'s"}
-# a verb right after a replaced I or you that keeps no form of its own with a name for a subject
-VERB_AFTER = {("'ll",): "will", ("'d",): "would", ("were",): "was"}
+VERB_AFTER = {("'m", "am"): "is", ("'re", "are"): "is", ("'ve", "have"): "has", ("'ll",): "will", ("'d",): "would",
+              ("were",): "was"}
 VAGUE = {"thank", "thanks", "lot", "thing", "stuff", "kinda", "gonna", "wow", "yeah", "bit"}
 TIME_CUE = re.compile(r"\b(yesterday|today|tonight|tomorrow|ago|last|next|this|past|week|weekend|month|year|"
                       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
@@ -205,7 +204,6 @@ def _restated_tokens(doc: Doc, speaker: str, addressee: str | None) -> list[str]
     parts = []
     replaced_subject = False
     masked = masked_of(doc)
-    agreeing = _agreeing(doc, addressee is not None)
     for token in doc:
         low = token.lower_
         text = token.text
@@ -216,8 +214,6 @@ def _restated_tokens(doc: Doc, speaker: str, addressee: str | None) -> list[str]
             text, replaced_subject = FIRST[low].format(s=speaker), low == "i"
         elif low in SECOND and addressee:
             text, replaced_subject = SECOND[low].format(a=addressee), low == "you"
-        elif token.i in agreeing:  # "I live" -> "Sam lives", "I don't" -> "Sam doesn't"
-            text, replaced_subject = third_person(low), False
         elif replaced_subject:
             for forms, verb in VERB_AFTER.items():
                 if low in forms:
@@ -229,26 +225,6 @@ def _restated_tokens(doc: Doc, speaker: str, addressee: str | None) -> list[str]
         needs_space = token.i > 0 and (doc[token.i - 1].whitespace_ or (low.startswith("'") and text != token.text))
         parts.append((" " if needs_space else "") + text)
     return parts
-
-
-def _agreeing(doc: Doc, you: bool) -> set[int]:
-    """The present verbs whose subject is I (or you, when `you` is restated as a name): the
-    finite verb of each such subject (the verb's first auxiliary, "do" in "do I need", else the
-    verb) and the verbs joined to that verb with no subject or auxiliary of their own ("I live
-    in Paris and work at Acme"). Each agrees with a name in the restatement."""
-    found: set[int] = set()
-    for subject in doc:
-        if subject.dep_ != "nsubj" or subject.lower_ not in (("i", "you") if you else ("i",)):
-            continue
-        verb = subject.head
-        finite = next((t for t in verb.children if t.dep_ in ("aux", "auxpass") and t.i < verb.i), verb)
-        if finite.tag_ != "VBP":
-            continue
-        found.add(finite.i)
-        if finite is verb:  # the small model tags such a joined verb VB as often as VBP
-            found.update(c.i for c in verb.conjuncts if c.tag_ in ("VBP", "VB") and c.i > verb.i
-                         and not any(t.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass") for t in c.children))
-    return found
 
 
 # -- entities -------------------------------------------------------------------------

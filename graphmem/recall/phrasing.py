@@ -6,9 +6,8 @@ dropped and its tense and person go to the verb), then the rest; a yes/no questi
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
-
-from ..english import past, third_person
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -21,6 +20,22 @@ WH_PHRASE = 7
 WH_PHRASE_PARTS = {"NOUN", "PROPN", "ADJ", "ADV", "DET", "ADP", "NUM", "PUNCT", "SYM", "CCONJ"}
 # the asker's words as the agent says them to the asker
 TO_YOU = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "am": "are"}
+PAST = {"be": "was", "have": "had", "do": "did", "go": "went", "meet": "met", "see": "saw", "buy": "bought",
+        "make": "made", "take": "took", "get": "got", "give": "gave", "come": "came", "find": "found",
+        "leave": "left", "tell": "told", "say": "said", "think": "thought", "know": "knew", "eat": "ate",
+        "drink": "drank", "write": "wrote", "read": "read", "run": "ran", "begin": "began", "bring": "brought",
+        "build": "built", "feel": "felt", "fly": "flew", "grow": "grew", "hear": "heard", "keep": "kept",
+        "lose": "lost", "pay": "paid", "put": "put", "sell": "sold", "send": "sent", "sing": "sang", "sit": "sat",
+        "sleep": "slept", "speak": "spoke", "spend": "spent", "stand": "stood", "swim": "swam", "teach": "taught",
+        "win": "won", "wear": "wore", "ride": "rode", "draw": "drew", "choose": "chose", "catch": "caught",
+        "break": "broke", "become": "became", "fall": "fell", "forget": "forgot", "hold": "held", "lead": "led",
+        "let": "let", "mean": "meant", "set": "set", "cut": "cut", "hit": "hit", "hurt": "hurt", "quit": "quit",
+        "throw": "threw", "understand": "understood", "wake": "woke", "drive": "drove", "shut": "shut",
+        "light": "lit", "lend": "lent", "bend": "bent", "feed": "fed", "fight": "fought", "forgive": "forgave",
+        "hide": "hid", "shoot": "shot", "sink": "sank", "steal": "stole", "stick": "stuck", "strike": "struck",
+        "swing": "swung", "tear": "tore", "bite": "bit", "blow": "blew", "dig": "dug", "freeze": "froze"}
+PRESENT = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+VOWELS = "aeiou"
 
 
 def ask_back(doc: "Doc") -> str | None:
@@ -92,7 +107,26 @@ def _inflect(verb: str, aux: "Token") -> str:
     """`verb` (a base form) in the tense and person the do-auxiliary `aux` carried."""
     did = aux.lower_ == "did" or "Tense=Past" in str(aux.morph)
     if did:
-        return past(verb)
+        return PAST.get(verb) or _regular_past(verb)
     if aux.lower_ == "does":
-        return third_person(verb)
+        return PRESENT.get(verb) or _third_person(verb)
     return verb
+
+
+def _regular_past(verb: str) -> str:
+    if verb.endswith("e"):
+        return verb + "d"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in VOWELS:
+        return verb[:-1] + "ied"
+    if (len(re.findall(f"[{VOWELS}]+", verb)) == 1 and len(verb) >= 3 and verb[-1] not in VOWELS + "wxy"
+            and verb[-2] in VOWELS and verb[-3] not in VOWELS):
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
+
+
+def _third_person(verb: str) -> str:
+    if re.search(r"(s|x|z|ch|sh|o)$", verb):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in VOWELS:
+        return verb[:-1] + "ies"
+    return verb + "s"
