@@ -20,6 +20,26 @@ KEY_BYTES = 256
 USER_ID_CHARS = 256
 
 
+def unstorable(text: str) -> str | None:
+    """What in `text` no backend can store as written, or None: a NUL character (FalkorDB's
+    statement ends at it) or a lone surrogate (it has no UTF-8; JSON's "\\ud800" makes one)."""
+    if "\x00" in text:
+        return "a NUL character (U+0000)"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"a lone surrogate (U+{ord(text[exc.start]):04X})"
+    return None
+
+
+def check_text(text: str, what: str) -> str:
+    """`text` as given, or InputError saying what in it cannot be stored or searched."""
+    problem = unstorable(text)
+    if problem is not None:
+        raise InputError(f"{what} holds {problem}, which cannot be stored or searched")
+    return text
+
+
 def bounded(text: str) -> str:
     """`text` itself when it is short and has no surrounding whitespace; else its first
     characters, stripped, then `#` and a digest of all of it."""

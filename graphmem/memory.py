@@ -98,7 +98,7 @@ class Memory:
         turns = to_turns(messages, keep_tool_results=keep, at=at or datetime.now(timezone.utc), source="messages")
         if not turns:
             return IngestSummary(check_user(user))
-        self._added.add(user)  # consolidation may wait: done at close at the latest
+        self._added.add(check_user(user))  # consolidation may wait: done at close at the latest
         return ingest(self.store, self.models, turns, user=user, conversation=conversation, whole=False)
 
     def memories(self, user: str, *, conversation: str | None = None, speaker: str | None = None,

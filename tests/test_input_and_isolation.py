@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from graphmem import InputError, SimplexTooLarge, TooManyFaces, UnknownEntity, UnknownUser
@@ -118,3 +121,49 @@ def test_a_home_that_is_a_file_is_one_clear_error(tmp_path):
     home.write_text("")
     with pytest.raises(ConfigError, match="GRAPHMEM_HOME"):
         Memory(home=home)
+
+
+@pytest.mark.parametrize("bad, named", [("a\x00b", "a NUL character (U+0000)"), ("a\ud800b", "a lone surrogate (U+D800)")])
+def test_text_no_backend_can_store_is_one_clear_error_and_writes_nothing(mem, user, tmp_path, bad, named):
+    """A NUL ends FalkorDB's statement and a lone surrogate (JSON's "\\ud800") has no UTF-8: each
+    was a confusing server error or a UnicodeEncodeError traceback. Now one line, naming the
+    message, the file and line, or the argument, on every backend, before anything is written."""
+    with pytest.raises(InputError, match=rf"^messages:2: the message's text holds {re.escape(named)}"):
+        mem.add([("Sam", "I live in Paris."), ("Sam", bad)], user=user)
+    with pytest.raises(InputError, match=rf"^messages:1: the message's speaker holds {re.escape(named)}"):
+        mem.add([(bad, "I live in Paris.")], user=user)
+    transcript = tmp_path / "chat.jsonl"
+    transcript.write_text('{"speaker": "Sam", "text": "I live in Paris."}\n'
+                          + json.dumps({"speaker": "Sam", "text": bad}) + "\n")  # JSON escapes both
+    with pytest.raises(InputError, match=rf"^{re.escape(str(transcript))}:2: the message's text holds"):
+        mem.ingest(transcript, user=user)
+    with pytest.raises(InputError, match=rf"the conversation name holds {re.escape(named)}"):
+        mem.add([("Sam", "I live in Paris.")], user=user, conversation=bad)
+    with pytest.raises(UnknownUser):
+        mem.complex(user).stats()  # nothing was written, not even the user
+    mem.add([("Sam", "I live in Paris.")], user=user)
+    with pytest.raises(InputError, match=rf"the query holds {re.escape(named)}"):
+        mem.recall(f"Where do I live? {bad}", user=user)
+    with pytest.raises(InputError, match=rf"the asker holds {re.escape(named)}"):
+        mem.recall("Where do I live?", user=user, asker=bad)
+
+
+def test_a_nul_in_any_other_argument_is_refused_by_the_falkordb_driver(mem, user, backend):
+    """The driver's net under every statement: a parameter with a NUL is named, not sent (the
+    server would read the statement only up to it). Neo4j stores a NUL as any other character."""
+    if backend != "falkordb":
+        pytest.skip("FalkorDB only: Neo4j takes a NUL")
+    mem.add([("Sam", "I live in Paris.")], user=user)
+    with pytest.raises(InputError, match=r"^\$\w+ holds a NUL character \(U\+0000\), which FalkorDB cannot take"):
+        mem.memories(user, entity="Par\x00is")
+
+
+def test_a_user_id_add_refuses_is_not_left_waiting_for_close(home, user, caplog):
+    from graphmem import Memory, Settings
+
+    with Memory(settings=Settings(home=home)) as own:
+        with pytest.raises(InputError, match="non-empty string"):
+            own.add([("Sam", "I live in Paris.")], user="")
+        with caplog.at_level("WARNING"):
+            own.close()
+    assert "abstracts not derived on close" not in caplog.text

@@ -10,8 +10,8 @@ import redis
 from falkordb import FalkorDB
 from falkordb.query_result import QueryResult
 
-from ..errors import BackendUnavailable, GraphmemError
-from .base import Driver
+from ..errors import BackendUnavailable, GraphmemError, InputError
+from .base import Driver, _holder
 
 log = logging.getLogger(__name__)
 
@@ -92,11 +92,14 @@ class FalkorDriver(Driver):
 
     def _once(self, query: str, params: dict, read_only: bool) -> list[dict]:
         graph = self._graph
+        header = graph._build_params_header(params)
+        if "\x00" in header:  # the server reads the statement as a C string: it would end there
+            raise InputError(f"{_holder(params, chr(0))}holds a NUL character (U+0000), which FalkorDB cannot take")
         try:
             # the client's own query()/ro_query() with its compact format; its per-value parser
             # (a function call and a type lookup per value) is replaced for plain values
             response = graph.execute_command("GRAPH.RO_QUERY" if read_only else "GRAPH.QUERY", graph.name,
-                                             graph._build_params_header(params) + query, "--compact")
+                                             header + query, "--compact")
             rows = _plain_rows(response)
             if rows is None:  # nodes, edges, paths, maps, points, errors: the client's parser
                 result = QueryResult(graph, response)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InputError
-from .turns import Turn, _parse_date, split_long_turns
+from .turns import Turn, _parse_date, check_storable, split_long_turns
 
 FORMATS = ("locomo", "jsonl", "messages", "text")
 JSON_MESSAGES = ("jsonl", "messages")  # the formats whose messages are normalised (messages.Normaliser)
@@ -47,6 +47,7 @@ def read_transcript(path: str | Path, format: str | None = None, *, keep_tool_re
         turns = READERS[fmt](raw, str(path))
     if not turns:
         raise InputError(f"no turns found (read as {fmt})", source=str(path))
+    check_storable(turns, str(path))
     return [_with_index(t, i) for i, t in enumerate(split_long_turns(turns))]
 
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import InputError
-from .turns import Turn, _naive_utc, _parse_date, split_long_turns
+from .turns import Turn, _naive_utc, _parse_date, check_storable, split_long_turns
 
 # The speaker of a user's message that names none (and of one string added as is): recall takes a
 # first-person question to a memory holding such messages as asked by it (recall/analysis.py).
@@ -110,7 +110,8 @@ class Normaliser:
             raise self.error(f"a (speaker, text) pair has two items, not {len(pair)}", line)
         speaker, text = pair
         if not isinstance(speaker, str) or not speaker.strip():
-            raise self.error(f"a pair's speaker must be a non-empty string, not {_kind(speaker)}", line)
+            got = "a blank one" if isinstance(speaker, str) else _kind(speaker)
+            raise self.error(f"a pair's speaker must be a non-empty string, not {got}", line)
         if not isinstance(text, str):
             raise self.error(f"a pair's text must be a string, not {_kind(text)}", line)
         return self._turns([(speaker.strip(), text, None)], line, self.at, _session(None, self.at))
@@ -197,6 +198,7 @@ class Normaliser:
             base = own if self.ids_as_source and own else f"{self.position_name}:{line}"
             source_id = base if number == len(kept) - 1 else f"{base}.{number + 1}"
             turns.append(Turn(source_id, speaker, text, session, when, line, message_id=own))
+        check_storable(turns, self.source)
         return turns
 
 

@@ -17,11 +17,13 @@ import numpy as np
 from ..complex import Complex
 from ..consolidation import DEFERRED_MAX, consolidate, defer
 from ..errors import InputError
+from ..keys import check_text
 from ..forgetting import forget_memories, leftovers
 from ..models import Embedder, Models
 from ..store import Store
 from ..threads import Here
 from .formats import Turn, read_transcript
+from .turns import check_storable
 from .lease import UserLease
 from .identity import Alignment, Stored, align, name_conversation, session_key
 from .plan import extract_batch, placement, plan_batch
@@ -68,6 +70,8 @@ def ingest(store: Store, models: Models, source: Source, *, user: str, format: s
     conversation (what `Memory.add` does)."""
     started = time.perf_counter()
     # validate everything before writing anything
+    if conversation is not None:
+        check_text(conversation, "the conversation name")
     transcripts = read_sources(source, format, keep_tool_results=store.settings.keep_tool_results)
     summary = IngestSummary(user, files=len(transcripts), dry_run=dry_run,
                             turns=sum(len(turns) for _, turns in transcripts))
@@ -225,6 +229,7 @@ def read_sources(source: Source, format: str | None = None, *,
     of transcripts, or already parsed turns (one transcript named "turns")."""
     items: list = [source] if isinstance(source, (str, Path)) else list(source)
     if items and all(isinstance(s, Turn) for s in items):
+        check_storable(items, None)  # turns a reader gave are checked already; these may be made by hand
         return [("turns", items)]
     if any(isinstance(s, Turn) for s in items):
         raise InputError("pass either paths or turns, not both")

@@ -1,12 +1,15 @@
 """A turn: one message of a transcript, as every reader gives it, and what readers share: the
-bound on a turn's length, and dates read as naive UTC."""
+bound on a turn's length, what a turn's text may hold, and dates read as naive UTC."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Iterable
+
+from ..errors import InputError
+from ..keys import unstorable
 
 # The longest turn parsed as one: longer ones are split at whitespace into consecutive turns of
 # the same speaker, session and date (source ids "chat.txt:12", "chat.txt:12#2", ...). spaCy
@@ -28,6 +31,20 @@ class Turn:
     caption: str | None = None  # LoCoMo blip_caption: the caption of a shared image
     index: int = 0  # position in the transcript
     message_id: str | None = None  # the message's own id, when its source gives one (a JSON "id", a dia_id)
+
+
+def check_storable(turns: Iterable[Turn], source: str | None) -> None:
+    """InputError naming the first turn, by `source` and its line (else by its source id), with
+    a field no backend can store: checked before anything is written, on every backend alike."""
+    for t in turns:
+        for field, value in (("speaker", t.speaker), ("text", t.text), ("caption", t.caption),
+                             ("session", t.session), ("id", t.message_id)):
+            problem = unstorable(value) if isinstance(value, str) else None
+            if problem is not None:
+                message = f"the message's {field} holds {problem}, which cannot be stored"
+                if source is None:
+                    raise InputError(message, source=f"turn {t.source_id}")
+                raise InputError(message, source=source, line=t.line)
 
 
 def split_long_turns(turns: list[Turn], limit: int | None = None) -> list[Turn]:

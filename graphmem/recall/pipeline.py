@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence, TypeVar, Union, cast
 
 from ..complex import Complex
 from ..errors import InputError
+from ..keys import check_text
 from ..lifecycle import note_recalled
 from ..models import Models
 from ..simplex import Simplex, from_epoch
@@ -40,7 +41,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     inheritance, the ranker (fused order, as with recall_ranker "off"); `keep_candidates` keeps
     the ranker's input; `include_archived`: archived memories (graphmem/lifecycle.py) too;
     `abstracts`: False leaves out what abstracts lend their members (graphmem/consolidation.py)."""
-    _check_query(query)
+    _check_query(query, asker)
     if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
         raise InputError(f"k must be a positive integer, not {k!r}")
     if token_budget is not None and (not isinstance(token_budget, int) or isinstance(token_budget, bool)
@@ -113,16 +114,19 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
 def gaps(store: Store, models: Models, query: str, *, user: str, asker: str | None = None) -> Gaps:
     """The gaps around `query`, best first (gaps.py), from the question's analysis alone: the
     same gaps recall gives, without ranking memories or counting any as recalled."""
-    _check_query(query)
+    _check_query(query, asker)
     cx = Complex(store, user)
     cx.require_user()
     analysis = analyse(store, models, user, query, asker)
     return Gaps(query, user, [e.name for e in analysis.entities], find_gaps(cx, analysis))
 
 
-def _check_query(query: object) -> None:
+def _check_query(query: object, asker: object = None) -> None:
     if not isinstance(query, str) or not query.strip():
         raise InputError("a recall query must be non-empty text")
+    check_text(query, "the query")
+    if isinstance(asker, str):
+        check_text(asker, "the asker")
 
 
 def _lap(clock: dict[str, float], name: str, since: float) -> None:
