@@ -148,14 +148,16 @@ def test_text_no_backend_can_store_is_one_clear_error_and_writes_nothing(mem, us
         mem.recall("Where do I live?", user=user, asker=bad)
 
 
-def test_a_nul_in_any_other_argument_is_refused_by_the_falkordb_driver(mem, user, backend):
-    """The driver's net under every statement: a parameter with a NUL is named, not sent (the
-    server would read the statement only up to it). Neo4j stores a NUL as any other character."""
-    if backend != "falkordb":
-        pytest.skip("FalkorDB only: Neo4j takes a NUL")
+def test_any_other_argument_no_backend_takes_is_named_by_the_driver(mem, user, backend):
+    """The drivers' net under every statement: a parameter with a lone surrogate is named on every
+    backend, and one with a NUL on FalkorDB (whose server would read the statement only up to
+    it; Neo4j stores a NUL as any other character), instead of a traceback or a server error."""
     mem.add([("Sam", "I live in Paris.")], user=user)
-    with pytest.raises(InputError, match=r"^\$\w+ holds a NUL character \(U\+0000\), which FalkorDB cannot take"):
-        mem.memories(user, entity="Par\x00is")
+    with pytest.raises(InputError, match=r"^\$\w+ holds a lone surrogate \(U\+D800\), which cannot be stored or searched$"):
+        mem.memories(user, entity="Par\ud800is")
+    if backend == "falkordb":
+        with pytest.raises(InputError, match=r"^\$\w+ holds a NUL character \(U\+0000\), which FalkorDB cannot take$"):
+            mem.memories(user, entity="Par\x00is")
 
 
 def test_a_user_id_add_refuses_is_not_left_waiting_for_close(home, user, caplog):

@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Callable, Mapping
 
 from ..errors import InputError
+from ..keys import unstorable
 
 log = logging.getLogger("graphmem.cypher")
 
@@ -30,9 +31,9 @@ class Driver(ABC):
             log.debug("%s %s", query, {k: _short(v) for k, v in params.items()})
         try:
             return self._run(query, params, read_only, retry)
-        except UnicodeEncodeError as exc:  # a lone surrogate (JSON's "\\ud800" makes one) has no UTF-8
-            raise InputError(f"{_holder(params, exc.object)}holds a lone surrogate "
-                             f"(U+{ord(exc.object[exc.start]):04X}), which cannot be stored or searched") from None
+        except UnicodeEncodeError:  # a lone surrogate (JSON's "\\ud800" makes one) has no UTF-8
+            held = unstorable_parameter(params) or "a value holds a lone surrogate"
+            raise InputError(f"{held}, which cannot be stored or searched") from None
 
     @abstractmethod
     def _run(self, query: str, params: dict, read_only: bool, retry: bool = False) -> list[dict]: ...
@@ -48,19 +49,16 @@ class Driver(ABC):
         return self.dialect
 
 
-def _holder(params: Mapping[str, Any], text: object) -> str:
-    """ "$name " of the parameter that holds `text` (as a value or inside one), for an error
-    message; "a value " when none is found."""
-    def holds(value: Any) -> bool:
+def unstorable_parameter(params: Mapping[str, Any]) -> str | None:
+    """ "$name holds ..." for the first parameter with a string (as a value or inside one) that no
+    backend can store (keys.unstorable), for an error message; None when there is none."""
+    def problem(value: Any) -> str | None:
         if isinstance(value, str):
-            return isinstance(text, str) and text in value if text else False
-        if isinstance(value, Mapping):
-            return any(holds(v) for v in value.values())
-        if isinstance(value, (list, tuple)):
-            return any(holds(v) for v in value)
-        return False
+            return unstorable(value)
+        inside = value.values() if isinstance(value, Mapping) else value if isinstance(value, (list, tuple)) else ()
+        return next((found for found in map(problem, inside) if found), None)
 
-    return next((f"${name} " for name, value in params.items() if holds(value)), "a value ")
+    return next((f"${name} holds {found}" for name, value in params.items() if (found := problem(value))), None)
 
 
 def _short(value: Any) -> Any:

@@ -11,7 +11,7 @@ from falkordb import FalkorDB
 from falkordb.query_result import QueryResult
 
 from ..errors import BackendUnavailable, GraphmemError, InputError
-from .base import Driver, _holder
+from .base import Driver, unstorable_parameter
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,8 @@ class FalkorDriver(Driver):
         graph = self._graph
         header = graph._build_params_header(params)
         if "\x00" in header:  # the server reads the statement as a C string: it would end there
-            raise InputError(f"{_holder(params, chr(0))}holds a NUL character (U+0000), which FalkorDB cannot take")
+            held = unstorable_parameter(params) or "a value holds a NUL character (U+0000)"
+            raise InputError(f"{held}, which FalkorDB cannot take")
         try:
             # the client's own query()/ro_query() with its compact format; its per-value parser
             # (a function call and a type lookup per value) is replaced for plain values

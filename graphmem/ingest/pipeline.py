@@ -17,18 +17,18 @@ import numpy as np
 from ..complex import Complex
 from ..consolidation import DEFERRED_MAX, consolidate, defer
 from ..errors import InputError
-from ..keys import check_text
 from ..forgetting import forget_memories, leftovers
+from ..keys import check_text
 from ..models import Embedder, Models
 from ..store import Store
 from ..threads import Here
 from .formats import Turn, read_transcript
-from .turns import check_storable
 from .lease import UserLease
 from .identity import Alignment, Stored, align, name_conversation, session_key
 from .plan import extract_batch, placement, plan_batch
 from .resolve import Resolver
 from .summary import LOADING, IngestSummary, Stopwatch
+from .turns import check_storable
 from .write import finish, write_batch
 
 Progress = Callable[[str, int], None]  # (what, how many more turns are done)
