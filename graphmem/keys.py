@@ -3,7 +3,8 @@ reaches the database, whatever the user wrote: a 100,000-character word, an enti
 unbroken CJK text or a session id ending in a space is stored under a key of bounded length
 with no surrounding whitespace (the full text stays in the node's plain properties). User ids
 are not rewritten but checked: they are opaque and exact, so that no two ids can ever read one
-memory. Times given as text (the CLI's options, the MCP tools' arguments) are read here too.
+memory. Times given as text (the CLI's options, the MCP tools' arguments) are read here too,
+and text is checked for what no backend can store (a NUL, a lone surrogate).
 """
 
 from __future__ import annotations
