@@ -37,12 +37,14 @@ def recall_command(ctx, query, k, budget, asker, include_archived, user, as_json
                       + (f"; asks for {', '.join(a['answer_kinds'])} entities" if a["answer_kinds"] else ""))
         if a["topic"] != d["query"]:
             console.print(f"topic: {a['topic']}")
-        table = Table()
+        table = Table(expand=True)  # the memory's text takes what the other columns leave
         table.add_column("#")
         # the id is what `show`, `history` and `forget` take; the source (file:line, a message id) below it
         table.add_column("id, source", no_wrap=True, min_width=20)
-        for column in ("speaker", "date", "memory", "channels (rank)"):
-            table.add_column(column)
+        table.add_column("speaker")
+        table.add_column("date", no_wrap=True)
+        table.add_column("memory", ratio=3)
+        table.add_column("channels (rank)", ratio=2, overflow="fold")
         for i, m in enumerate(d["memories"], start=1):
             found = " ".join(f"{c}:{r}" for c, r in m["channels"].items())
             why = " ".join(f"{reason}+{lift:.1f}" for reason, lift in m["why"].items())
