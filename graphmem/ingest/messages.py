@@ -49,6 +49,7 @@ def to_turns(messages: Any, *, keep_tool_results: bool = False, at: datetime | N
         raise InputError(f"at must be a datetime, not {type(at).__name__}", source=source)
     norm = Normaliser(source, keep_tool_results=keep_tool_results, at=at)
     turns = [t for i, record in enumerate(records) for t in norm.message(record, line=i + 1)]
+    check_storable(turns, source)  # a file's messages are checked where the file is read (read_transcript)
     return [replace(t, index=i) for i, t in enumerate(split_long_turns(turns))]
 
 
@@ -198,7 +199,6 @@ class Normaliser:
             base = own if self.ids_as_source and own else f"{self.position_name}:{line}"
             source_id = base if number == len(kept) - 1 else f"{base}.{number + 1}"
             turns.append(Turn(source_id, speaker, text, session, when, line, message_id=own))
-        check_storable(turns, self.source)
         return turns
 
 

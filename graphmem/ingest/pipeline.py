@@ -229,7 +229,7 @@ def read_sources(source: Source, format: str | None = None, *,
     of transcripts, or already parsed turns (one transcript named "turns")."""
     items: list = [source] if isinstance(source, (str, Path)) else list(source)
     if items and all(isinstance(s, Turn) for s in items):
-        check_storable(items, None)  # turns a reader gave are checked already; these may be made by hand
+        check_storable(items, None)  # they may be made by hand (Memory.add's were checked by to_turns: a second scan)
         return [("turns", items)]
     if any(isinstance(s, Turn) for s in items):
         raise InputError("pass either paths or turns, not both")
