@@ -12,8 +12,8 @@ the next flush; the id left on each memory makes a batch written twice count onc
 The rule. A memory's disuse is the time since it was last said or recalled, in days, divided
 by its use, 1 + log2(1 + accesses) (never recalled: 1; recalled once: 2, three times: 3, seven
 times: 4), and multiplied by `lifecycle_superseded_speedup` (4) when a newer memory
-supersedes it (a `(:Memory)-[:SUPERSEDES]->` edge points at it), so a replaced fact cools
-faster. With the default settings a memory is
+supersedes it (a `(:Memory)-[:SUPERSEDES]->` edge points at it for every thing it said), so a
+replaced fact cools faster. With the default settings a memory is
 
     active     while its disuse is under 14 days   (lifecycle_warm_days)
     warm       from 14 days to 60                  (lifecycle_cold_days)
@@ -51,6 +51,7 @@ from .keys import check_user
 from .records import STATES
 from .settings import Settings
 from .store import Store
+from .supersession import all_retired
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +250,7 @@ def maintain(store: Store, user: str | None = None, now: datetime | None = None,
             for row in page:
                 was = row["state"] or "active"
                 now_state = state_of(row["said_at"], row["last_accessed"], int(row["accesses"]),
-                                     bool(row["superseded"]), at, store.settings)
+                                     all_retired(row["claimed"] or (), row["retired"] or ()), at, store.settings)
                 states[now_state] += 1
                 if now_state != was:
                     transitions[f"{was}->{now_state}"] += 1

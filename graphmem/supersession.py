@@ -109,7 +109,7 @@ class Version:
     speaker: str | None
     said_at: str | None  # ISO time
     valid_until: str | None  # when a newer memory superseded it (None: it still holds)
-    superseded_by: list[dict] = field(default_factory=list)  # {uid, at, basis, confidence}
+    superseded_by: list[dict] = field(default_factory=list)  # {uid, at, basis, confidence, key}
     supersedes: list[str] = field(default_factory=list)
 
     @property
@@ -117,42 +117,104 @@ class Version:
         return self.valid_until is None
 
 
+def all_retired(claimed: Iterable[str], retired: Iterable[str]) -> bool:
+    """Whether a memory that claims the keys `claimed` (`subject|slot`) is superseded, given the
+    keys of the supersessions that point at it: every key it claims has a newer value (a memory
+    with no claim read, any)."""
+    claimed, retired = set(claimed), set(retired)
+    return bool(retired) and (None in retired or claimed <= retired)  # an edge with no key retires it all
+
+
 @dataclass
 class Validity:
-    """What recall needs to know of a memory's versions."""
+    """What recall needs to know of a memory's versions. A memory can say several things ("I
+    moved to Berlin and I work at Google now"); it is superseded when every (subject, slot) key
+    it claims has a newer value, and only in part while some still hold: a new employer leaves
+    where it says Robin lives standing."""
 
-    superseded_by: list[dict]  # {uid, at, basis, confidence}, earliest first
+    superseded_by: list[dict]  # {uid, at, basis, confidence, key}, earliest first
     supersedes: list[str]
-    current: list[str]  # the versions that hold now, at the end of its chain (empty when it holds)
+    ends: list[tuple[str, str]]  # (uid, key): the versions that hold now, at the end of each of its chains
+    claimed: frozenset[str] = frozenset()  # the keys it claims, `subject|slot`
+
+    @property
+    def current(self) -> list[str]:
+        """The versions that stand in for it now: none while it holds, even in part."""
+        return self.current_on(None)
+
+    @property
+    def claimed_slots(self) -> set[str]:
+        """The slots of what it said."""
+        return {key.split("|", 1)[1] for key in self.claimed}
+
+    @property
+    def retired_slots(self) -> set[str]:
+        """The slots of what it said that a newer memory gave a new value for."""
+        return {s["key"].split("|", 1)[1] for s in self.superseded_by if s["key"]}
+
+    def current_on(self, slots: Iterable[str] | None) -> list[str]:
+        """The versions that stand in for it on what it said of these slots (None: on all it
+        said, and only when all of it was retired)."""
+        if slots is None:
+            return sorted({uid for uid, _ in self.ends}) if self.valid_until is not None else []
+        wanted = set(slots)
+        return sorted({uid for uid, key in self.ends if key.split("|", 1)[1] in wanted})
+
+    def retired(self, keys: frozenset[str] | None = None) -> float | None:
+        """When the last of its claims on `keys` (default: all it claims) got a newer value;
+        None while one of them still holds. A memory with no claim read, or a link that names
+        no key, is retired by any link."""
+        keys = self.claimed if keys is None else self.claimed & keys
+        edges = [s for s in self.superseded_by if s["at"] is not None and (not keys or s["key"] in keys)]
+        keyless = [s["at"] for s in self.superseded_by if s["at"] is not None and s["key"] is None]
+        if keyless or not keys:  # a link made by hand, or one to a memory with no claim read
+            return min(keyless or [s["at"] for s in edges], default=None)
+        earliest: dict[str, float] = {}
+        for s in edges:
+            earliest[s["key"]] = min(s["at"], earliest.get(s["key"], s["at"]))
+        return max(earliest.values()) if all_retired(keys, earliest) else None
 
     @property
     def valid_until(self) -> float | None:
-        return min((s["at"] for s in self.superseded_by if s["at"] is not None), default=None) \
-            if self.superseded_by else None
+        return self.retired()
+
+    @property
+    def partly_until(self) -> float | None:
+        """When a newer memory first gave a new value for one of its claims while the others
+        still hold (None when none did, or when all of them were retired)."""
+        if self.valid_until is not None:
+            return None
+        return min((s["at"] for s in self.superseded_by if s["at"] is not None), default=None)
 
 
 def validity(store: Store, user: str, uids: list[str]) -> dict[str, Validity]:
     """Each given memory's place among its versions (only those with any)."""
     out = {}
     for row in store.run("memory_versions", user_id=user, uids=uids) if uids else []:
-        newer = sorted(({"uid": n[0], "at": n[1], "basis": n[2], "confidence": n[3]}
+        newer = sorted(({"uid": n[0], "at": n[1], "basis": n[2], "confidence": n[3], "key": n[4]}
                         for n in row["newer"] if n), key=lambda s: (s["at"] or 0.0, s["uid"]))
         if newer or row["older"]:
-            out[row["uid"]] = Validity(newer, sorted(row["older"]), sorted(row["current"]))
+            out[row["uid"]] = Validity(newer, sorted(row["older"]), sorted(map(tuple, row["current"])),
+                                       frozenset(row["claimed"] or ()))
     return out
 
 
 def history(store: Store, user: str, uid: str) -> list[Version]:
     """The versions of what memory `uid` said, oldest first: it and every memory linked to it by
-    supersession, each with when it was said and until when it held. Empty for an unknown id."""
+    supersession on what it claims, each with when it was said and until when it held (what
+    it said of these things; a version that also said something else may still hold for that).
+    Empty for an unknown id."""
     rows = store.run("memory_history", user_id=user, uid=uid)
+    keys = frozenset(rows[0]["keys"] or ()) if rows else frozenset()
     known = validity(store, user, [r["uid"] for r in rows])
     out = []
     for r in rows:
         v = known.get(r["uid"])
-        until = from_epoch(v.valid_until) if v and v.valid_until is not None else None
+        retired = v.retired(keys or None) if v else None
+        until = from_epoch(retired) if retired is not None else None
         said = from_epoch(r["at"])
         out.append(Version(r["uid"], r["text"], r["speaker"], said.isoformat() if said else r["session_date"],
-                           until.isoformat() if until else None, v.superseded_by if v else [],
+                           until.isoformat() if until else None,
+                           [s for s in v.superseded_by if not keys or s["key"] in keys] if v else [],
                            v.supersedes if v else []))
     return out

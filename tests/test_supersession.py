@@ -111,6 +111,24 @@ def test_history_shows_each_version_with_its_validity(mem, user):
     assert mem.history("no-such-memory", user=user) == []
 
 
+def test_a_memory_that_said_two_things_is_superseded_only_in_what_changed(mem, user):
+    """A new employer retires what a memory said of the employer, not where it says Robin
+    lives: each fact's versions are its own, and recall does not call a half-current memory
+    outdated."""
+    paris = _say(mem, user, "I live in Paris.", JAN)
+    both = _say(mem, user, "I moved to Berlin and I work at Google now.", JUN)
+    apple = _say(mem, user, "I now work at Apple.", DEC)
+    assert [v.uid for v in mem.history(paris, user=user)] == [paris, both]
+    assert [(v.uid, v.valid_until[:10] if v.valid_until else None) for v in mem.history(apple, user=user)] \
+        == [(both, "2024-12-05"), (apple, None)]
+    assert [v.uid for v in mem.history(both, user=user)] == [paris, both, apple]
+    got = mem.recall("Where do I live?", user=user, asker="Robin", k=3)
+    assert got.memories[0].uid == both
+    assert got.memories[0].valid_until is None and got.memories[0].partly_superseded.startswith("2024-12-05")
+    assert "Berlin and Robin work at Google now. (superseded in part 2024-12-05)" in got.context()
+    assert "(superseded 2024-06-05)" in next(m for m in got.memories if m.uid == paris).context_line()
+
+
 def test_said_out_of_order_the_later_fact_still_wins(mem, user):
     """A transcript of June ingested before one of January: supersession follows when each
     was said, not when it was ingested."""
@@ -168,6 +186,7 @@ MORE_UPDATES = [
     ("My girlfriend is Emma.", "Emma and I split up last month."),
     ("My boyfriend Mark and I have been together for three years.", "Mark and I broke up in the spring."),
     ("We use Jira for our tickets.", "We migrated off Jira to Linear last quarter."),
+    ("We use Jira.", "We migrated off Jira."),  # the README's words: "off" parsed a particle that has an object
     ("I use VS Code for basically everything.", "I switched from VS Code to Neovim a few months ago."),
     # told before a question in one sentence, as people write to an assistant
     ("I live in Paris.", "I moved to Berlin last month, can you suggest some neighborhoods to explore?"),

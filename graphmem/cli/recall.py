@@ -49,7 +49,8 @@ def recall_command(ctx, query, k, budget, asker, include_archived, user, as_json
             found = " ".join(f"{c}:{r}" for c, r in m["channels"].items())
             why = " ".join(f"{reason}+{lift:.1f}" for reason, lift in m["why"].items())
             # a retired version is shown, below the current one, as context() marks it
-            until = f"\n(superseded {m['valid_until'][:10]})" if m["valid_until"] else ""
+            until = f"\n(superseded {m['valid_until'][:10]})" if m["valid_until"] else \
+                f"\n(superseded in part {m['partly_superseded'][:10]})" if m["partly_superseded"] else ""
             table.add_row(str(i), Text.assemble(m["uid"], (f"\n{m['source_id']}" if m["source_id"] else "", "dim")),
                           m["speaker"] or "", (m["session_date"] or "")[:10],
                           Text.assemble(m["text"], (until, "dim")),

@@ -142,6 +142,18 @@ class Named(Protocol):
     tokens: range
 
 
+def names_slot(slot: str, lemmas: Iterable[str]) -> bool:
+    """Whether a question whose content words have these lemmas asks about `slot`: a word the
+    lexicon reads it by ("live" residence, "work" employer and occupation, "boss" the manager),
+    or a word of its own name ("deadline" for `state:deadline`, "cat" for `count:have:cat`)."""
+    words = set(lemmas)
+    if any(verb in words for (verb, _), (named, _) in VERB_SLOTS.items() if named == slot):
+        return True
+    if any(noun in words for noun, named in {**NOUN_SLOTS, **NAMED_ROLES}.items() if named == slot):
+        return True
+    return bool(words & set(slot.split(":")[1:])) or slot in words
+
+
 def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Named]) -> list[Claim]:
     """The claims of a parsed turn (`found`: its mentions, extract.mentions)."""
     if speaker.lower() in ADVISORS:
@@ -595,8 +607,10 @@ def _instead_of(verb: "Token", preps: list, lemma: str) -> list["Token"]:
     """What a change or a habit leaves behind: "switched from coffee", "migrated off Jira", "tea
     instead of coffee"."""
     out = [g for p, g in preps if p in ("from", "off") and lemma in ("switch", "change", "migrate", "move")]
-    if lemma in ("switch", "migrate", "move") and any(c.dep_ == "prt" and c.lower_ == "off" for c in verb.children):
-        out += [c for c in verb.children if c.dep_ in ("dobj", "npadvmod")]  # "migrated off Jira"
+    off = [c for c in verb.children if c.dep_ == "prt" and c.lower_ == "off"]
+    if lemma in ("switch", "migrate", "move") and off:
+        out += [c for c in verb.children if c.dep_ in ("dobj", "npadvmod")]  # "migrated off Jira last week"
+        out += [g for g in off[0].children if g.dep_ == "pobj"]  # "migrated off Jira.", "off" parsed a particle with an object
     for token in verb.subtree:
         if token.lower_ == "of" and token.i > 0 and token.doc[token.i - 1].lower_ == "instead":
             out += [g for g in token.children if g.dep_ == "pobj"]

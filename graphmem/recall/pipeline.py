@@ -62,7 +62,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     pool = beside(store)
     # the gaps need the question alone; a Complex of their own, as its name cache is no thread's to share
     gaps_found = pool.submit(_timed, clock, "gaps", find_gaps, Complex(store, user), analysis)
-    standing = pool.submit(standing_memories, store, user, include_archived)
+    standing = pool.submit(standing_memories, store, user, include_archived, models)
     t0 = time.perf_counter()
     rankings, cosines, simplices = run_channels(store, user, analysis, channels, clock, pool)
     _lap(clock, "channels", t0)  # the wall time of them all; each one's own time is under its name
@@ -72,7 +72,8 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, settings.recall_rrf_k)
     share = settings.recall_neighbour_share if neighbours else 0.0
     candidates = gather(store, user, analysis, rankings, fused, cosines, k, share, include_archived, abstracts)
-    best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query)
+    best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query,
+                              words=analysis.words)
     exchange = asks_about_exchange(query)
     if exchange:
         best, placed = with_replies(best, candidates.replies)
@@ -289,12 +290,13 @@ def details(store: Store, user: str, top: list[tuple[str, float]], rankings: dic
         refers = from_epoch(row["refers_to"])
         v = (versions or {}).get(uid)
         until = from_epoch(v.valid_until) if v is not None else None
+        partly = from_epoch(v.partly_until) if v is not None else None
         out.append(Recalled(uid, row["text"], row["speaker"], row["source_id"], row["session"], row["session_date"],
                             round(score, 6), {c: r[uid] for c, r in ranks.items() if uid in r}, row["restated"],
                             refers.date().isoformat() if refers else None, row["caption"], why.get(uid, {}),
                             until.isoformat() if until else None,
                             v.superseded_by[-1]["uid"] if v is not None and v.superseded_by else None,
-                            v.supersedes if v is not None else []))
+                            v.supersedes if v is not None else [], partly.isoformat() if partly else None))
     return out
 
 

@@ -31,6 +31,9 @@ class Recalled:
     valid_until: str | None = None  # when a newer memory superseded what it says (graphmem/supersession.py)
     superseded_by: str | None = None  # the newest memory that superseded it
     supersedes: list[str] = field(default_factory=list)  # the older memories it superseded
+    # when a newer memory gave a new value for one thing it said while the rest still holds
+    # ("I moved to Berlin and I work at Google" after "I work at Apple now"): not superseded
+    partly_superseded: str | None = None
 
     @property
     def standing(self) -> bool:
@@ -44,7 +47,8 @@ class Recalled:
 
     def context_line(self) -> str:
         date = f"[{self.session_date[:10]}] " if self.session_date else ""
-        until = f" (superseded {self.valid_until[:10]})" if self.valid_until else ""
+        until = f" (superseded {self.valid_until[:10]})" if self.valid_until else \
+            f" (superseded in part {self.partly_superseded[:10]})" if self.partly_superseded else ""
         if self.standing:
             said = f"Standing instruction: {self.text}"
         elif self.preference:

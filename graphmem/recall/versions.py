@@ -7,7 +7,9 @@ link records (a value restated in other words) are read at recall (recency.py)."
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
+from ..ingest.claims import names_slot
 from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
@@ -30,11 +32,14 @@ def reading(query: str) -> str:
 
 
 def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: str,
-            depth: int = READ_DEPTH, question: str | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
+            depth: int = READ_DEPTH, question: str | None = None,
+            words: Sequence[str] = ()) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
     """The ranked memories with each fact's versions in the order the reading wants: for the
     present, a superseded memory comes right after the current version of its fact (brought in
     when the channels did not find it: it is the answer to what was asked); for the past, a
-    memory that superseded others comes right after the older versions the ranking holds. The
+    memory that superseded others comes right after the older versions the ranking holds. A
+    memory superseded only in part (a new employer, where it also said where someone lives)
+    still holds for a question whose `words` (its lemmas) ask only about the rest. The
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, versions no link records are read too (recency.newest_first)."""
     head = [uid for uid, _ in ranked[:depth]]
@@ -53,7 +58,8 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         if uid in seen:
             continue
         v = known.get(uid)
-        first = (v.current if reading == "present" else [o for o in v.supersedes if o in listed]) if v else []
+        first = (v.current or _standing_in(v, words)
+                 if reading == "present" else [o for o in v.supersedes if o in listed]) if v else []
         for other in first:
             if other not in seen:
                 out.append((other, max(score, listed.get(other, score))))
@@ -64,3 +70,15 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     if pulled:
         known.update(validity(store, user, pulled))
     return out, known
+
+
+def _standing_in(v: Validity, words: Sequence[str]) -> list[str]:
+    """The versions that stand in, for this question, for a memory superseded in part: those of
+    what changed, unless the question asks only about what still holds ("Where do I live?" of
+    "I moved to Berlin and I work at Google", after "I now work at Apple"). A question that
+    names neither gets them too: a claim not read may have changed with the one read."""
+    changed, holding = v.retired_slots, v.claimed_slots - v.retired_slots
+    if any(names_slot(s, words) for s in changed) or not any(names_slot(s, words) for s in holding):
+        return v.current_on(changed)
+    return []
+
