@@ -3,22 +3,28 @@ agent to do from now on ("Always include version numbers when I ask about librar
 emojis"), and stated preferences ("I prefer e-books for their portability");
 graphmem/ingest/extract.py finds both. Such a memory shares few words with the questions it
 governs ("Which libraries does my project use?", "Can you suggest some books?"), so the
-channels rank it low, yet it applies to every question on its topic. Recall puts the
-instruction nearest the question first when it is at least STANDING_COSINE near, and the
-preference nearest a question that asks for advice next: the agent that reads the memories
-then follows them. A preference says nothing about facts: "Have I used Bootstrap before?" is
+channels rank it low, yet it applies to every question on its topic. An instruction that says
+when it applies ("... when I ask about deadlines") is matched by that scope, not by what it asks
+the agent to do: "When is the final submission due?" is a question about a deadline, not about
+date formats. Recall puts the instruction nearest the question first when it is near enough
+(STANDING_SCOPE_COSINE to its scope, or STANDING_COSINE to the whole), and the preference
+nearest a question that asks for advice next: the agent that reads the memories then follows
+them. A preference says nothing about facts: "Have I used Bootstrap before?" is
 answered by what happened, not by "I prefer Bootstrap over Foundation"."""
 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 import numpy as np
 
 from ..store import Store
 from ..vectors import unit
-from .tuning import STANDING_COSINE, STANDING_READ
+from .tuning import STANDING_COSINE, STANDING_READ, STANDING_SCOPE_COSINE
+
+if TYPE_CHECKING:
+    from ..models import Models
 
 # the kinds (recall_standing.cypher's), in the order recall puts them first; each is also the
 # memory's property that marks it and the channel it shows as
@@ -28,27 +34,54 @@ ADVICE = re.compile(r"\b(suggest|recommend|advi[cs]e|should I|I should|would you
                     r"ways?|how (can|should) I|how to|walk me through)\b", re.IGNORECASE)
 
 
+# When an instruction applies, as its user said it: "when I ask about X", "whenever we discuss
+# X", "if I ask you for X", "for questions about X", "when it comes to X".
+SCOPE = re.compile(r"\b(?:(?:when(?:ever)?|if|each time|every time|any ?time)\s+(?:I|we)(?:'m|'re|\s+am|\s+are)?\s+"
+                   r"(?:ask|asking|talk|talking|inquire|inquiring|enquire|chat|chatting|speak|discuss|discussing|"
+                   r"bring up|mention)(?:\s+you)?(?:\s+(?:about|for|regarding|on|of))?"
+                   r"|for (?:any )?questions? (?:about|on|regarding)|when it comes to)\s+(?P<scope>[^.!?,;\n]{3,})",
+                   re.IGNORECASE)
+# The scopes' vectors, by their text, embedded once a process (an instruction is read at every recall).
+_SCOPES: dict[str, np.ndarray] = {}
+SCOPES_KEPT = 4096
+
+
 class Holding(NamedTuple):
     uid: str
     kind: str  # one of KINDS
     vector: np.ndarray  # unit length
+    scope: np.ndarray | None = None  # unit length: the vector of when it applies, where it says so
 
 
-def standing_memories(store: Store, user: str, include_archived: bool = False) -> list[Holding]:
+def scope_of(text: str) -> str | None:
+    """What an instruction says it applies to ("deadlines" in "Always format dates as MM/DD/YYYY
+    when I ask about deadlines"), or None."""
+    found = SCOPE.search(text or "")
+    return found.group("scope").strip() if found else None
+
+
+def standing_memories(store: Store, user: str, include_archived: bool = False,
+                      models: "Models | None" = None) -> list[Holding]:
     """The user's standing instructions and stated preferences that still hold (none newer
-    superseded them), the newest of each kind first."""
-    out = []
-    for row in store.run("recall_standing", user_id=user, include_archived=include_archived, limit=STANDING_READ):
-        vector = unit(row["embedding"])
-        if vector is not None:
-            out.append(Holding(row["uid"], row["kind"], vector))
-    return out
+    superseded them), the newest of each kind first; with `models`, an instruction's scope
+    comes with its vector."""
+    rows = [r for r in store.run("recall_standing", user_id=user, include_archived=include_archived,
+                                 limit=STANDING_READ) if unit(r["embedding"]) is not None]
+    scopes = {r["uid"]: scope_of(r["text"]) for r in rows if r["kind"] == "standing"} if models else {}
+    missing = sorted({t for t in scopes.values() if t and t not in _SCOPES})
+    if missing:
+        if len(_SCOPES) + len(missing) > SCOPES_KEPT:
+            _SCOPES.clear()
+        _SCOPES.update(zip(missing, models.embedder().embed(missing)))  # type: ignore[union-attr]
+    return [Holding(r["uid"], r["kind"], unit(r["embedding"]),
+                    unit(_SCOPES[scopes[r["uid"]]]) if scopes.get(r["uid"]) in _SCOPES else None) for r in rows]
 
 
 def applying(held: Sequence[Holding], query: str, question: Sequence[float], advice: bool = True) -> dict[str, str]:
-    """Kind -> the memory of that kind nearest the question (its vector), for each kind that has
-    one at least STANDING_COSINE near (the newest of equally near ones); preferences only when
-    the question asks for advice (and `advice` allows it)."""
+    """Kind -> the memory of that kind nearest the question, for each kind that has one near
+    enough: the whole memory STANDING_COSINE near, or an instruction's scope
+    STANDING_SCOPE_COSINE near (the nearer of the two counts; the newest of equally near ones);
+    preferences only when the question asks for advice (and `advice` allows it)."""
     if not (advice and ADVICE.search(query)):
         held = [h for h in held if h.kind != "preference"]
     if not held:
@@ -56,14 +89,14 @@ def applying(held: Sequence[Holding], query: str, question: Sequence[float], adv
     q = unit(question)
     if q is None:
         return {}
-    cosines = np.stack([h.vector for h in held]) @ q
+    whole = np.stack([h.vector for h in held]) @ q
+    scoped = [float(h.scope @ q) if h.scope is not None else -1.0 for h in held]
     out: dict[str, str] = {}
     for kind in KINDS:
-        mine = [i for i, h in enumerate(held) if h.kind == kind]
+        mine = [i for i, h in enumerate(held) if h.kind == kind
+                and (whole[i] >= STANDING_COSINE or scoped[i] >= STANDING_SCOPE_COSINE)]
         if mine:
-            best = max(mine, key=lambda i: (float(cosines[i]), -i))
-            if float(cosines[best]) >= STANDING_COSINE:
-                out[kind] = held[best].uid
+            out[kind] = held[max(mine, key=lambda i: (max(float(whole[i]), scoped[i]), -i))].uid
     return out
 
 

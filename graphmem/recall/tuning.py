@@ -100,6 +100,10 @@ RENAMED_COSINE = 0.3
 # the newest. Chosen for each kind on half of BEAM's conversations and checked on the other
 # half (bench/README.md, "Standing instructions" and "Stated preferences").
 STANDING_COSINE = 0.35
+# ... and between a question and the scope an instruction gives itself ("when I ask about
+# deadlines"): a few words, nearer a question on them than a whole instruction is. Chosen the
+# same way (bench/README.md, "An instruction's scope").
+STANDING_SCOPE_COSINE = 0.4
 STANDING_READ = 200
 
 # -- the answer ------------------------------------------------------------------------
