@@ -162,6 +162,8 @@ class Memory:
                     self.store.run("prune_entities", user_id=user, before=time.time())
                     consolidation.refresh(self.store, user)  # an interrupted forget's stale abstracts
                 lease.settle(None)  # entities changed: no process's copy of the catalogue holds
+        if done.memories or done.nodes:  # the embedded server's log still holds what went: rewritten
+            self.driver.purge_logs()
         log_erasure(self.settings.home / "erasures.jsonl", done)
         return done
 
@@ -187,8 +189,14 @@ class Memory:
         check_user(user)
         if not rebuild and not consolidation.deferred(self.store, user):
             return consolidation.Consolidated()
-        with UserLease(self.store, user):
-            return consolidation.consolidate(self.store, user, None if rebuild else [])
+        with UserLease(self.store, user) as lease:
+            done = consolidation.consolidate(self.store, user, None if rebuild else [])
+            # finished: the user is as the last writer left it (abstracts and simplices change,
+            # never entities, so its catalogue holds); one a crashed writer left unfinished stays
+            # so for the next ingest or forget, which finish what it left half-done
+            if not lease.unfinished:
+                lease.settle(lease.catalog)
+            return done
 
     def recall(self, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
                asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True,

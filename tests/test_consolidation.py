@@ -8,9 +8,11 @@ import json
 import uuid
 from datetime import datetime, timezone
 
-from graphmem import Memory, consolidation
+from graphmem import Memory, consolidation, queries
 from graphmem.ingest import pipeline
+from graphmem.ingest.lease import UserLease
 from graphmem.recall.ranker import candidate_features
+from interrupt import interrupt
 
 CHAT = """## 8 May 2023
 Alice: I adopted a puppy named Rex from the shelter in Lisbon.
@@ -141,6 +143,38 @@ def test_consolidating_again_changes_nothing_and_equals_a_rebuild(mem, tmp_path)
     mem.driver.run("MATCH (a:Abstract {user_id: $u}) DETACH DELETE a", {"u": user})
     mem.consolidate(user)
     assert [a.to_dict() for a in mem.abstracts(user)] == kept
+
+
+def _left_unfinished(mem: Memory, user: str) -> bool:
+    """What the next writer's lease reads: whether the last holder left the user half-written
+    (the next ingest or forget then runs crash recovery, a scan of the user). Left as found."""
+    with UserLease(mem.store, user) as lease:
+        if not lease.unfinished:
+            lease.settle(lease.catalog)
+        return lease.unfinished
+
+
+def test_a_consolidation_that_ran_to_its_end_leaves_the_user_finished(mem):
+    user, at = _user(), datetime(2023, 5, 8, tzinfo=timezone.utc)
+    mem.add([("Alice", "Rex chewed the zanzibarian slippers."), ("Alice", "Rex slept in Lisbon.")], user=user, at=at)
+    assert not _left_unfinished(mem, user) and consolidation.deferred(mem.store, user)
+    mem.abstracts(user)  # derives what waits
+    assert not _left_unfinished(mem, user)
+    mem.consolidate(user)
+    assert not _left_unfinished(mem, user)
+    other = Memory(settings=mem.settings)  # another process: what `close` leaves
+    other.add([("Alice", "Rex met Carol in Lisbon.")], user=user, at=at)
+    other.close()
+    assert not _left_unfinished(mem, user) and not consolidation.deferred(mem.store, user)
+    # one interrupted half-way leaves the user unfinished, and so does the next (it recovers nothing) ...
+    mem.add([("Alice", "Rex barked at Carol.")], user=user, at=at)
+    write = queries.load("write_abstracts", mem.store.dialect).text
+    interrupt(mem.driver, lambda: mem.consolidate(user), 0, counted=lambda query: query == write)
+    assert _left_unfinished(mem, user)
+    mem.consolidate(user)
+    assert _left_unfinished(mem, user)
+    mem.add([("Alice", "Rex found a stick.")], user=user, at=at)  # ... until a writer that recovers
+    assert not _left_unfinished(mem, user)
 
 
 def test_abstracts_are_not_exported_and_an_import_derives_them_again(mem, tmp_path):

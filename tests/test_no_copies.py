@@ -1,10 +1,12 @@
 """A memory layer keeps no copy of user text outside the graph: the embedded server records no
 query telemetry and writes no crash report (which would list the running queries), so what a
-user asked is nowhere in its files after a restart and a rewrite."""
+user asked is nowhere in its files after a restart and a rewrite, and what a forget took is
+nowhere in them when the forget returns (its append-only file is rewritten)."""
 
 from __future__ import annotations
 
 import time
+import uuid
 from pathlib import Path
 
 from graphmem import Memory, Settings
@@ -34,3 +36,34 @@ def test_no_query_text_is_kept_in_the_store_files(tmp_path):
     with Memory(settings=settings) as mem:  # and the store is whole after the restart
         assert mem.complex("u").verify() == []
     server.stop()
+
+
+def _files_holding(home: Path, *needles: str) -> list[str]:
+    """The files under `home` that hold any of `needles`, in any case (a term is stored lower-cased)."""
+    wanted = [needle.lower().encode() for needle in needles]
+    return [str(p) for p in home.rglob("*") if p.is_file() and any(w in p.read_bytes().lower() for w in wanted)]
+
+
+def test_a_forgotten_user_is_in_no_file_when_the_forget_returns(home):
+    # the session's store, whose server already runs: a fresh one would take a second to start
+    user, secret = f"nocopy-{uuid.uuid4().hex[:10]}", f"zebracorn{uuid.uuid4().hex[:8]}"
+    with Memory(settings=Settings(home=home)) as mem:
+        mem.add([("Robin", f"My bank PIN is 4711 and my password is {secret}.")], user=user, conversation="c")
+        assert _files_holding(home, secret)  # the append-only file logged the statement that wrote it
+        done = mem.forget(user, everything=True)
+        assert done.memories == 1
+        assert _files_holding(home, secret, user) == []
+
+
+def test_a_forgotten_memory_is_in_no_file_and_the_others_stay(home):
+    user, secret = f"nocopy-{uuid.uuid4().hex[:10]}", f"zebracorn{uuid.uuid4().hex[:8]}"
+    other = f"quokka{uuid.uuid4().hex[:8]}"  # short words: a snapshot compresses long strings
+    with Memory(settings=Settings(home=home)) as mem:
+        kept = mem.add([("Robin", f"I keep bees named {other} on the roof.")], user=user, conversation="c")
+        added = mem.add([("Robin", f"My bank PIN is 4711 and my password is {secret}.")], user=user, conversation="c")
+        assert mem.driver.purge_logs()  # the rewritten log (a snapshot) holds what the graph holds
+        assert _files_holding(home, secret)
+        mem.forget(user, memories=added.memory_ids)
+        assert _files_holding(home, secret) == []
+        assert [m.id for m in mem.memories(user)] == kept.memory_ids
+        assert _files_holding(home, other)

@@ -24,12 +24,14 @@ def connect(settings: Settings, auth: tuple[str, str] | None = None) -> Driver:
         _writable(server.dir)
         where = f"embedded {server.dir}"
         try:
-            return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=where, revive=server.start)
+            return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=where, revive=server.start,
+                                purge=server.purge)
         except BackendUnavailable:
             if server.running():
                 raise
         # it stopped itself, idle, between start() and our connection: start it again
-        return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=where, revive=server.start)
+        return FalkorDriver(settings.graph, unix_socket_path=str(server.start()), where=where, revive=server.start,
+                            purge=server.purge)
     try:
         parts = urlsplit(uri)
         port = parts.port

@@ -45,6 +45,13 @@ class Driver(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def purge_logs(self) -> bool:
+        """After a delete: rewrite the files that graphmem's own server keeps besides the graph
+        (the embedded server's append-only log) so that none holds what was deleted, and wait
+        for it. Whether it did: a server graphmem does not run keeps its logs and backups by
+        its own rules (README.md, "Living memory")."""
+        return False
+
     def describe(self) -> str:
         return self.dialect
 

@@ -45,6 +45,7 @@ MAX_SOCKET_PATH = 100  # sun_path is 104-108 bytes depending on the OS
 # unrewritten), and a clean stop rewrites first when the log has grown.
 AOF_REWRITE_MIN_SIZE = "16mb"
 AOF_GROWTH_COMPACTED_AT_STOP = 1 << 20  # bytes of statements since the last rewrite
+PURGE_TIMEOUT = 60.0  # a forget waits this long for the rewrite that takes what it deleted off disk
 LOADING_TIMEOUT = 3600.0  # a server loading its data is waited for this long, not `timeout` ...
 HUNG_AFTER = 30.0  # ... as long as it keeps working: one that used no CPU for this long is hung
 WATCHDOG = "graphmem-watchdog"  # in the watchdog's command line, to recognise it by its pid
@@ -166,6 +167,24 @@ class EmbeddedServer:
             return _compact(client, AOF_GROWTH_COMPACTED_AT_STOP, timeout)
         finally:
             client.close()
+
+    def purge(self, timeout: float = PURGE_TIMEOUT) -> bool:
+        """Rewrite the AOF now and wait until the rewrite is done: its files then hold the graph
+        as it is and none of the statements before, so nothing deleted (a forget) stays on disk.
+        Returns whether it completed; one that runs past `timeout` completes in the background."""
+        import redis
+
+        if not self.socket_path.exists():
+            return False
+        client = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=5)
+        try:
+            done = _compact(client, 0, timeout, fresh=True)
+        finally:
+            client.close()
+        if not done:  # past the timeout, or refused: see the server's log
+            log.warning("the embedded FalkorDB's append-only file was not rewritten within %.0fs: what was just "
+                        "deleted stays in it until a rewrite completes (see %s)", timeout, self.log_file)
+        return done
 
     def status(self) -> dict:
         watchdog = self._running_watchdog()
@@ -367,22 +386,39 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _compact(client, min_growth: int, timeout: float) -> bool:
-    """EmbeddedServer.compact through a redis client; also run by the watchdog."""
+def _compact(client, min_growth: int, timeout: float, fresh: bool = False) -> bool:
+    """EmbeddedServer.compact through a redis client; also run by the watchdog. `fresh`
+    (EmbeddedServer.purge): whatever the growth, and a rewrite already under way, whose
+    snapshot may predate the caller's last write, is waited for and another one run."""
     import redis
+
+    deadline = time.monotonic() + timeout
+
+    def settled() -> dict | None:
+        """The persistence info once no rewrite runs or waits to; None past the deadline."""
+        pause = 0.002  # a small store's rewrite takes tens of milliseconds, and a forget waits for it
+        while True:
+            info = client.info("persistence")
+            if not int(info.get("aof_rewrite_in_progress", 1)) and not int(info.get("aof_rewrite_scheduled", 1)):
+                return info
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
 
     try:
         info = client.info("persistence")
-        if int(info.get("aof_current_size", 0)) - int(info.get("aof_base_size", 0)) < min_growth:
+        if not fresh and int(info.get("aof_current_size", 0)) - int(info.get("aof_base_size", 0)) < min_growth:
+            return False
+        if fresh and (info := settled()) is None:
             return False
         if not int(info.get("aof_rewrite_in_progress", 0)):
-            client.bgrewriteaof()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            info = client.info("persistence")
-            if not int(info.get("aof_rewrite_in_progress", 1)) and not int(info.get("aof_rewrite_scheduled", 1)):
-                return info.get("aof_last_bgrewrite_status") == "ok"
+            try:
+                client.bgrewriteaof()
+            except redis.exceptions.ResponseError:  # one began meanwhile, after the caller's writes
+                pass
+        info = settled()
+        return info is not None and info.get("aof_last_bgrewrite_status") == "ok"
     except redis.exceptions.RedisError:  # no server, or one going away: nothing to compact
         pass
     return False

@@ -46,11 +46,12 @@ class FalkorDriver(Driver):
 
     def __init__(self, graph: str, *, unix_socket_path: str | None = None, host: str = "localhost",
                  port: int = 6379, password: str | None = None, where: str = "",
-                 revive: Callable[[], object] | None = None):
+                 revive: Callable[[], object] | None = None, purge: Callable[[], bool] | None = None):
         """`revive` restarts a server that died (the embedded one): calls that lose the
-        server call it and go on, retrying the statement when that is safe."""
+        server call it and go on, retrying the statement when that is safe. `purge`: what
+        `purge_logs` does (the embedded server's AOF rewrite; none for a server of its own)."""
         self.where = where or (unix_socket_path or f"{host}:{port}")
-        self._revive = revive
+        self._revive, self._purge = revive, purge
         timeouts = {"socket_timeout": STATEMENT_TIMEOUT, "socket_connect_timeout": CONNECT_TIMEOUT}
         try:
             if unix_socket_path:
@@ -173,6 +174,9 @@ class FalkorDriver(Driver):
                 for kind in row["types"].get(prop, []):
                     found.add((row["label"], prop, kind))
         return found
+
+    def purge_logs(self) -> bool:
+        return self._purge() if self._purge is not None else False
 
     def close(self) -> None:
         try:
