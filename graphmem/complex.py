@@ -48,6 +48,18 @@ def _merge_observation(words: dict[str, dict], vids: tuple[int, ...], obs: Obser
     word["witnesses"] = sorted(set(word["witnesses"]) | set(obs.witnesses))
 
 
+def _check_count(value: int | None, name: str, minimum: int = 1) -> None:
+    """A caller's limit (minimum 1) or dimension (minimum 0): None, or an int of at least `minimum`."""
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < minimum):
+        raise InputError(f"{name} must be a {'positive' if minimum else 'non-negative'} integer, not {value!r}")
+
+
+def _check_meta(meta: Any) -> None:
+    """An observation's metadata: None or a mapping (stored as one JSON object)."""
+    if meta is not None and not isinstance(meta, Mapping):
+        raise InputError(f"a simplex's meta must be a mapping (a JSON object), not {type(meta).__name__}")
+
+
 @dataclass(frozen=True)
 class Support:
     """A face and whether its vertices were seen together: observed itself (`face.stored`),
@@ -170,6 +182,8 @@ class Complex:
         """Record many simplices, BATCH words per statement; repeats within the call merge.
         Every vertex is checked before anything is written."""
         given = [o if isinstance(o, Observation) else Observation(o) for o in observations]
+        for obs in given:
+            _check_meta(obs.meta)
         checked = [check_vertices(o.vertices, self.store.settings.max_simplex_size) for o in given]
         names = list(dict.fromkeys(v for items in checked for v in items if isinstance(v, str)))
         if names:
@@ -242,6 +256,7 @@ class Complex:
                 witnesses: bool = True) -> list[Simplex]:
         """Every stored simplex containing all the vertices: largest first, then most observed.
         With witnesses=False the simplices carry no witnesses (one traversal less per simplex)."""
+        _check_count(limit, "limit")
         vids = self.vids(vertices)
         if vids is None:
             return []
@@ -275,7 +290,7 @@ class Complex:
         # largest first, then most observed, then by key (the statement returns them unordered)
         ranks = list(zip(map(neg, map(len, paths)), map(neg, numbers), keys))
         order = sorted(range(len(result)), key=ranks.__getitem__)
-        return [result[i] for i in order[:limit or None]]
+        return [result[i] for i in order[:limit]]
 
     def witnessed(self, memory_id: str) -> list[Simplex]:
         """The stored simplices a memory witnessed (its turn's, its session's, ...), largest
@@ -284,9 +299,10 @@ class Complex:
         return [Simplex.from_row(row) for row in self._run("memory_simplices", uid=memory_id)]
 
     def simplices(self, limit: int | None = None) -> list[Simplex]:
-        """Every stored simplex, largest first, then most observed."""
+        """Every stored simplex (at most `limit`), largest first, then most observed."""
+        _check_count(limit, "limit")
         self.require_user()
-        return [Simplex.from_row(row) for row in self._run("simplices", limit=limit or 1 << 31)]
+        return [Simplex.from_row(row) for row in self._run("simplices", limit=1 << 31 if limit is None else limit)]
 
     def __iter__(self):
         return iter(self.simplices())
@@ -296,6 +312,7 @@ class Complex:
 
     def faces(self, vertices: Sequence[Vertex], max_dim: int | None = None) -> list[Face]:
         """All 2^j - 1 faces (up to max_dim), each marked stored or implied-only."""
+        _check_count(max_dim, "max_dim", 0)
         vids = self._require_vids(vertices)
         faces = subsets(vids, max_size=None if max_dim is None else max_dim + 1,
                         limit=self.store.settings.max_faces)
@@ -319,6 +336,7 @@ class Complex:
         """Every face over these vertices (of dimension min_dim up to max_dim), and whether its
         vertices were seen together: observed itself (`face.stored`), or only inside a larger
         stored simplex, or never (`together` False). One statement."""
+        _check_count(max_dim, "max_dim", 0)
         vids = self._require_vids(vertices)
         faces = subsets(vids, min_size=min_dim + 1, max_size=None if max_dim is None else max_dim + 1,
                         limit=self.store.settings.max_faces)
@@ -433,7 +451,9 @@ class Complex:
         }
 
     def verify(self) -> list[dict]:
-        """Every violated trie invariant as {problem, key}; empty when the tree is sound."""
+        """Every violated trie invariant as {problem, key}; empty when the tree is sound. Raises
+        UnknownUser for a user nothing has been stored for, as stats() does."""
+        self.require_user()
         return self.store.run_each("verify", user_id=self.user)
 
 

@@ -80,6 +80,37 @@ def test_cypher_prints_the_statement(invoke):
     assert "$vids" in result.output and "MATCH" in result.output
 
 
+def test_cypher_of_an_operation_pastes_into_browser_with_a_param_line_per_parameter(invoke):
+    lines = invoke("cypher", "cofaces").output.splitlines()
+    assert [line for line in lines if line.startswith(":param")] == [":param user_id => null;", ":param vids => null;"]
+
+
+def test_bad_options_are_one_line_naming_the_option_and_write_nothing(invoke, user):
+    """--meta that is no JSON object, a --limit under 1, a --max-dim under 0, forget without
+    exactly one selector: one line naming the option, exit 1, nothing written; verify of a user
+    nothing was stored for is an unknown user, as stats is."""
+    assert invoke("simplex", "insert", "Alice", "Bob", "--user", user).exit_code == 0
+    for meta, what in (("[1,2]", "an array"), ("5", "a number"), ('"s"', "a string")):
+        refused = invoke("simplex", "insert", "Carol", "Dave", "--meta", meta, "--user", user)
+        assert (refused.exit_code, refused.output) == (1, f"Error: --meta must be a JSON object, not {what}: {meta}\n")
+    assert json.loads(invoke("stats", "--user", user, "--json").output)["entities"] == 2  # no Carol, no Dave
+    for args, error in ((["simplex", "list", "--limit", "-1"], "--limit must be a positive integer, not -1"),
+                        (["simplex", "list", "--limit", "0"], "--limit must be a positive integer, not 0"),
+                        (["simplex", "cofaces", "Alice", "--limit", "-2"], "--limit must be a positive integer, not -2"),
+                        (["simplex", "faces", "Alice", "Bob", "--max-dim", "-5"],
+                         "--max-dim must be a non-negative integer, not -5"),
+                        (["list", "--limit", "0"], "--limit must be a positive integer, not 0"),
+                        (["forget"], "give exactly one of --memory, --conversation, --entity, --before, --everything"),
+                        (["forget", "--entity", "Alice", "--everything"],
+                         "give exactly one of --memory, --conversation, --entity, --before, --everything")):
+        refused = invoke(*args, "--user", user)
+        assert (refused.exit_code, refused.output) == (1, f"Error: {error}\n"), args
+    assert json.loads(invoke("simplex", "list", "--user", user, "--json").output)[0]["vertices"] == ["Alice", "Bob"]
+    unknown = invoke("verify", "--user", f"{user}-nobody")
+    assert (unknown.exit_code, unknown.output) == (
+        1, f"Error: unknown user '{user}-nobody': nothing has been stored for this user yet\n")
+
+
 def test_db_start_status_stop_on_a_home_of_its_own(tmp_path, monkeypatch):
     """Starts what it asserts: no earlier test's server counts."""
     monkeypatch.setenv("GRAPHMEM_HOME", str(tmp_path))
@@ -138,11 +169,14 @@ def test_add_reads_an_agents_messages_from_a_file_and_names_the_file_of_a_bad_on
 def test_tables_print_user_text_as_written_and_recall_marks_a_retired_version(invoke, user, monkeypatch):
     """Memories, speakers and conversations are user text: brackets and colons in them are no
     rich markup or emoji codes ("[/]" in a regex was a MarkupError traceback). Recall's table
-    gives each memory's id and marks a superseded one, as context() does."""
+    gives each memory's id and marks a superseded one, as context() does. At 80 columns the
+    values a person copies (a memory's id, what --conversation takes) and a memory's date are
+    shown whole, wrapped if need be, never cut."""
     monkeypatch.setenv("COLUMNS", "250")
     literal = "My regex is [/a-z]+ and [bold]x stays, :smile: too, also [/]"
-    for args in (["I live in Paris.", "--at", "2024-01-05"], ["I moved to Berlin last month.", "--at", "2024-06-05"],
-                 [literal, "--conversation", "[notes]", "--at", "2024-06-06"]):
+    for args in (["I live in Paris.", "--conversation", "sam-moves-house", "--at", "2024-01-05"],
+                 ["I moved to Berlin last month.", "--conversation", "sam-moves-house", "--at", "2024-06-05"],
+                 [literal, "--conversation", "[notes]-c6a37b", "--at", "2024-06-06"]):
         assert invoke("add", *args, "--speaker", "[Sam]", "--user", user).exit_code == 0
     table = invoke("recall", "Where do I live?", "--as", "[Sam]", "--user", user, "--k", "3")
     assert table.exit_code == 0, table.output
@@ -157,6 +191,14 @@ def test_tables_print_user_text_as_written_and_recall_marks_a_retired_version(in
     assert conversations.exit_code == 0 and "[notes]" in conversations.output
     history = invoke("history", paris["uid"], "--user", user)
     assert history.exit_code == 0 and "[Sam]" in history.output
+    monkeypatch.setenv("COLUMNS", "80")
+    listed = invoke("list", "--user", user)
+    ids = [m["id"] for m in json.loads(invoke("list", "--user", user, "--json").output)]
+    folded = "".join(line.split("│")[2].strip() for line in listed.output.splitlines() if line.startswith("│"))
+    assert all(i in listed.output for i in ids) and "[notes]-c6a37b" in folded and "sam-moves-house" in folded
+    assert all(day in listed.output for day in ("2024-01-05", "2024-06-05", "2024-06-06"))
+    history = invoke("history", paris["uid"], "--user", user)
+    assert paris["uid"] in history.output and sum(i in history.output for i in ids) == 2
 
 def test_uri_before_the_command_and_after_it(invoke, monkeypatch):
     """The one after the command wins, over the group's and over GRAPHMEM_URI."""

@@ -7,9 +7,11 @@ from dataclasses import replace
 from datetime import timedelta
 
 import gudhi
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from graphmem.errors import InputError, UnknownUser
 from model import ComplexModel
 
 # Names chosen to break string-built Cypher: quotes, backticks, braces, keywords.
@@ -159,3 +161,28 @@ def test_witness_builds_session_window_and_place_simplices(cx, mem):
     assert cx.find(["Ben", "Cy", "Oslo"]).witnesses == ("m2", "m3")
     # sound, but for what these hand-made memories lack of an ingested one (embeddings, turn simplices)
     assert [p for p in cx.verify() if p["key"] not in ("m1", "m2", "m3")] == []
+
+
+def test_bad_meta_limits_and_dimensions_are_refused_before_anything_is_written(cx, mem):
+    """A meta that is no mapping is refused before the entities are made; a limit under 1 or a
+    dimension under 0 is refused, not read as "all" (0) or as a slice from the end (-2); verify
+    of a user nothing was stored for is an unknown user, as stats is."""
+    for meta in ([1, 2], 5, "s"):
+        with pytest.raises(InputError, match="meta must be a mapping"):
+            cx.insert(["Carol", "Dave"], meta=meta)
+    with pytest.raises(UnknownUser):
+        cx.stats()  # nothing was written: not even the user
+    with pytest.raises(UnknownUser):
+        cx.verify()
+    cx.insert(["Alice", "Bob", "Paris"])
+    cx.insert(["Alice", "Paris"])
+    for limit in (0, -2):
+        with pytest.raises(InputError, match="limit must be a positive integer"):
+            cx.cofaces(["Alice"], limit=limit)
+        with pytest.raises(InputError, match="limit must be a positive integer"):
+            cx.simplices(limit=limit)
+    with pytest.raises(InputError, match="max_dim must be a non-negative integer"):
+        cx.faces(["Alice", "Bob"], max_dim=-5)
+    assert len(cx.cofaces(["Alice"], limit=1)) == 1 and len(cx.simplices(limit=1)) == 1
+    assert [f.names for f in cx.faces(["Alice", "Bob"], max_dim=0)] == [("Alice",), ("Bob",)]
+    assert cx.stats()["entities"] == 3 and cx.verify() == []

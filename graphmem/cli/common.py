@@ -192,6 +192,19 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
         render(data)
 
 
+def at_least(minimum: int) -> Callable:
+    """An option callback for a count: an integer of at least `minimum` (1 for a limit, 0 for a
+    dimension), or not given. Anything less is refused in one line naming the option, before the
+    command runs."""
+    def callback(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+        if value is not None and value < minimum:
+            raise click.ClickException(f"{param.opts[0]} must be a {'positive' if minimum else 'non-negative'} "
+                                       f"integer, not {value}")
+        return value
+
+    return callback
+
+
 def parse_vertices(values: tuple[str, ...]) -> list[int | str]:
     """Vertices on the command line: names, or integer vids written as #12."""
     return [int(v[1:]) if v.startswith("#") and v[1:].isdigit() else v for v in values]

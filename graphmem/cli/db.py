@@ -13,10 +13,11 @@ from .common import console, emit, friendly_errors, json_option
 @click.argument("operation")
 @click.option("--dialect", type=click.Choice(["neo4j", "falkordb"]), default="neo4j", show_default=True)
 def cypher(operation, dialect):
-    """Print the Cypher file of an operation, with its parameters, for Neo4j Browser. Pasted
-    whole, it runs its readable form; a file with a faster form for the library holds that one
-    in its `//|` lines (graphmem/queries.py). `graphmem COMMAND --cypher` prints a command's
-    statements with their parameters.
+    """Print the Cypher file of an operation for Neo4j Browser, after a `:param NAME => null;`
+    line for each of its parameters (the Neo4j dialect): fill in the values and paste it whole
+    to run its readable form; a file with a faster form for the library holds that one in its
+    `//|` lines (graphmem/queries.py). `graphmem COMMAND --cypher` prints a command's
+    statements with their real parameters.
 
     \b
     Example:  graphmem cypher cofaces
@@ -26,6 +27,8 @@ def cypher(operation, dialect):
     except FileNotFoundError:
         raise click.ClickException(f"no operation {operation!r}; known: {', '.join(query_names())}") from None
     click.echo(f"// {query.path.name}; parameters: {', '.join('$' + p for p in query.params) or 'none'}")
+    if dialect == "neo4j" and query.params:  # Browser's syntax, as store.Store.cypher writes it
+        click.echo("\n".join(f":param {p} => null;" for p in query.params) + "\n")
     click.echo(query.path.read_text().strip())
 
 

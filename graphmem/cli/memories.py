@@ -13,7 +13,7 @@ from rich.table import Table
 from ..errors import InputError
 from ..keys import parse_time
 from ..records import STATES
-from .common import (console, cypher_option, emit, friendly_errors, json_option, open_memory, planning,
+from .common import (at_least, console, cypher_option, emit, friendly_errors, json_option, open_memory, planning,
                      uri_option, user_command)
 
 
@@ -61,10 +61,13 @@ def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_js
 def _memories_table(rows: list[dict], title: str) -> None:
     table = Table(title=title)
     table.add_column("id", no_wrap=True, min_width=20)
-    for column in ("conversation", "date", "speaker", "memory", "state"):
+    # what --conversation takes is folded, never cut; a date is its day, whole, over its time
+    table.add_column("conversation", overflow="fold")
+    table.add_column("date", no_wrap=True, min_width=10)
+    for column in ("speaker", "memory", "state"):
         table.add_column(column)
     for m in rows:
-        table.add_row(m["id"], m["conversation"] or "", (m["date"] or "")[:16].replace("T", " "), m["speaker"], m["text"],
+        table.add_row(m["id"], m["conversation"] or "", (m["date"] or "")[:16].replace("T", "\n"), m["speaker"], m["text"],
                       m["state"])
     console.print(table)
 
@@ -75,7 +78,7 @@ def _memories_table(rows: list[dict], title: str) -> None:
 @click.option("--entity", default=None, help="Only memories that mention this entity (name or alias).")
 @click.option("--since", default=None, help="Only from this time on (ISO).")
 @click.option("--until", default=None, help="Only before this time (ISO).")
-@click.option("--limit", default=20, show_default=True, type=int, help="Memories per page.")
+@click.option("--limit", default=20, show_default=True, type=int, callback=at_least(1), help="Memories per page.")
 @click.option("--after", default=None, metavar="ID", help="The page after this memory id (the last one shown).")
 @click.option("--state", type=click.Choice(STATES), default=None,
               help="Only memories in this lifecycle state (archived: those recall leaves out).")
@@ -174,6 +177,9 @@ def forget_command(ctx, memory_ids, conversation, entity, before, everything, ye
     Example:  graphmem forget --conversation trip-2023 --user sam
               graphmem forget --everything --user sam --yes
     """
+    given = [bool(memory_ids), conversation is not None, entity is not None, before is not None, everything]
+    if sum(given) != 1:  # the library's own message names its arguments, not these options
+        raise click.ClickException("give exactly one of --memory, --conversation, --entity, --before, --everything")
     if everything and not yes and sys.stdin.isatty() and not planning(ctx):
         click.confirm(f"Forget everything of {user!r}?", abort=True)
     mem = open_memory(ctx)
@@ -199,7 +205,8 @@ def history_command(ctx, memory_id, user, as_json):
 
     def render(rows: list[dict]) -> None:
         table = Table(title=f"{len(rows)} versions, oldest first")
-        for column in ("id", "said", "until", "speaker", "text"):
+        table.add_column("id", no_wrap=True, min_width=20)  # what show, forget and history take: never cut
+        for column in ("said", "until", "speaker", "text"):
             table.add_column(column)
         for v in rows:
             until = (v["valid_until"] or "")[:10] or "now"

@@ -7,7 +7,7 @@ import json
 import click
 from rich.table import Table
 
-from .common import console, emit, open_memory, parse_vertices, user_command
+from .common import at_least, console, emit, open_memory, parse_vertices, user_command
 
 
 @click.group("simplex")
@@ -27,6 +27,20 @@ def simplex_table(simplices: list[dict], title: str) -> None:
     console.print(table)
 
 
+def parse_meta(ctx: click.Context, param: click.Parameter, value: str | None) -> dict | None:
+    """--meta: a JSON object, refused in one line before anything is written."""
+    if not value:
+        return None
+    try:
+        meta = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"--meta is not JSON: {exc}") from None
+    if not isinstance(meta, dict):
+        what = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(meta), "a number")
+        raise click.ClickException(f"--meta must be a JSON object, not {what}: {value}")
+    return meta
+
+
 def faces_table(faces: list[dict], title: str) -> None:
     table = Table(title=title)
     for column in ("dim", "vertices", "stored", "count"):
@@ -40,7 +54,7 @@ def faces_table(faces: list[dict], title: str) -> None:
 @simplex_group.command("insert")
 @click.argument("vertices", nargs=-1, required=True)
 @click.option("--kind", default="observed", show_default=True, help="What observed it (turn, session, ...).")
-@click.option("--meta", default=None, help="JSON object stored with the simplex.")
+@click.option("--meta", default=None, callback=parse_meta, help="JSON object stored with the simplex.")
 @user_command
 def simplex_insert(ctx, vertices, kind, meta, user, as_json):
     """Record an observed simplex (inserting it again raises its count).
@@ -48,16 +62,12 @@ def simplex_insert(ctx, vertices, kind, meta, user, as_json):
     \b
     Example:  graphmem simplex insert Alice Bob Paris --kind turn --user alice
     """
-    try:
-        meta_dict = json.loads(meta) if meta else None
-    except json.JSONDecodeError as exc:
-        raise click.BadParameter(f"not JSON: {exc}", param_hint="--meta") from None
-    s = open_memory(ctx).complex(user).insert(parse_vertices(vertices), kind=kind, meta=meta_dict)
+    s = open_memory(ctx).complex(user).insert(parse_vertices(vertices), kind=kind, meta=meta)
     emit(s.to_dict(), as_json, lambda d: simplex_table([d], "stored"))
 
 
 @simplex_group.command("list")
-@click.option("--limit", type=int, default=20, show_default=True, help="At most this many.")
+@click.option("--limit", type=int, default=20, show_default=True, callback=at_least(1), help="At most this many.")
 @user_command
 def simplex_list(ctx, limit, user, as_json):
     """The stored simplices, largest first, then most observed.
@@ -87,7 +97,7 @@ def simplex_find(ctx, vertices, user, as_json):
 
 @simplex_group.command("cofaces")
 @click.argument("vertices", nargs=-1, required=True)
-@click.option("--limit", type=int, default=None, help="At most this many, largest first.")
+@click.option("--limit", type=int, default=None, callback=at_least(1), help="At most this many, largest first.")
 @user_command
 def simplex_cofaces(ctx, vertices, limit, user, as_json):
     """Every stored simplex containing all the vertices.
@@ -101,7 +111,8 @@ def simplex_cofaces(ctx, vertices, limit, user, as_json):
 
 @simplex_group.command("faces")
 @click.argument("vertices", nargs=-1, required=True)
-@click.option("--max-dim", type=int, default=None, help="Only faces up to this dimension.")
+@click.option("--max-dim", type=int, default=None, callback=at_least(0),
+              help="Only faces up to this dimension (0: the vertices).")
 @user_command
 def simplex_faces(ctx, vertices, max_dim, user, as_json):
     """All faces of a simplex, each marked stored or implied only.

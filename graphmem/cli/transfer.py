@@ -4,6 +4,7 @@ into any backend; each one call of `Memory.export` / `Memory.import_`."""
 from __future__ import annotations
 
 import io
+import json
 import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
@@ -36,7 +37,8 @@ def export_command(ctx, out, user, as_json):
         return
     if out == "-":  # standard output is the file: the summary goes to standard error
         summary = mem.export(user, sys.stdout)
-        click.echo(f"exported {summary.nodes} nodes and {summary.relationships} relationships of {user!r}", err=True)
+        click.echo(json.dumps(summary.to_dict(), indent=2, default=str, ensure_ascii=False) if as_json else
+                   f"exported {summary.nodes} nodes and {summary.relationships} relationships of {user!r}", err=True)
         return
     with progress_bar(as_json) as advance:
         summary = mem.export(user, out, progress=advance)
