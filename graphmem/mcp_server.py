@@ -16,8 +16,10 @@ has been idle for `IDLE_SECONDS`, so that an agent's next call does not wait for
 
 from __future__ import annotations
 
+import errno
 import hmac
 import logging
+import socket
 import threading
 from typing import Any, Callable
 
@@ -26,7 +28,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from .errors import GraphmemError, InputError
-from .keys import parse_time
+from .keys import check_user, parse_time
 from .memory import Memory
 
 log = logging.getLogger(__name__)
@@ -46,7 +48,7 @@ class MemoryTools:
 
     def __init__(self, mem: Memory, user: str | None = None):
         self.mem = mem
-        self.user = user
+        self.user = check_user(user) if user is not None else None  # a bad id refuses to start, not every call
         self._lock = threading.Lock()
         self._waiting: set[str] = set()  # users whose consolidation `remember` left waiting
         self._idle: threading.Timer | None = None
@@ -96,7 +98,8 @@ class MemoryTools:
         return {"user": whose, "context": [m.context_line() for m in got.memories],
                 "memories": [{"id": m.uid, "text": m.text, "speaker": m.speaker, "date": m.session_date,
                               "score": round(m.score, 4), "superseded_at": m.valid_until,
-                              "superseded_by": m.superseded_by, "standing": m.standing,
+                              "superseded_by": m.superseded_by,
+                              "superseded_in_part_at": m.partly_superseded, "standing": m.standing,
                               "preference": m.preference} for m in got.memories],
                 "gaps": got.questions()}
 
@@ -110,13 +113,13 @@ class MemoryTools:
 
     def list_memories(self, user: str | None = None, conversation: str | None = None, speaker: str | None = None,
                       entity: str | None = None, since: str | None = None, until: str | None = None,
-                      limit: int = 50, after: str | None = None) -> dict[str, Any]:
+                      limit: int = 50, after: str | None = None, state: str | None = None) -> dict[str, Any]:
         whose = self._whose(user)
         if not 1 <= limit <= 1000:
             raise InputError(f"limit takes 1 to 1000, not {limit}")
         page = self.mem.memories(whose, conversation=conversation, speaker=speaker, entity=entity,
                                  since=parse_time(since, "since"), until=parse_time(until, "until"),
-                                 limit=limit, after=after)
+                                 limit=limit, after=after, state=state)
         return {"user": whose, "memories": [m.to_dict() for m in page],
                 "next_after": page[-1].id if len(page) == limit else None}
 
@@ -191,9 +194,9 @@ def build(tools: MemoryTools) -> MCPServer:
 
     def list_memories(user: str | None = None, conversation: str | None = None, speaker: str | None = None,
                       entity: str | None = None, since: str | None = None, until: str | None = None,
-                      limit: int = 50, after: str | None = None) -> dict[str, Any]:
+                      limit: int = 50, after: str | None = None, state: str | None = None) -> dict[str, Any]:
         return tools.call(tools.list_memories, user=user, conversation=conversation, speaker=speaker, entity=entity,
-                          since=since, until=until, limit=limit, after=after)
+                          since=since, until=until, limit=limit, after=after, state=state)
 
     def get(id: str, user: str | None = None) -> dict[str, Any]:
         return tools.call(tools.get, id=id, user=user)
@@ -218,14 +221,17 @@ def build(tools: MemoryTools) -> MCPServer:
         "and a preference they stated that apply come first, marked 'Standing instruction:' and 'Stated "
         "preference:'), `memories` (ids, dates, scores) and "
         "`gaps` (questions to ask the user about what memory lacks). `k`: how many; `token_budget`: trim to fit; "
-        "`as_speaker`: who asks, whose 'I' and 'my' the question means. " + scope), annotations=read)
+        "`as_speaker`: who asks, whose 'I' and 'my' the question means; `include_archived`: also search the "
+        "memories left out as archived (not used for long). " + scope), annotations=read)
     server.add_tool(gaps, description=(
         "What memory lacks around `question`, best first, each phrased as a question the agent could ask: "
         "names it does not know, entities never seen together (hole: true), and entities seen together only "
         "inside a larger observation (hole: false). " + scope), annotations=read)
     server.add_tool(list_memories, name="list", description=(
-        "A page of stored memories, oldest first, filtered by conversation, speaker, entity, since/until (ISO). "
-        "Pass `next_after` back as `after` for the next page. " + scope), annotations=read)
+        "A page of stored memories, oldest first, filtered by conversation, speaker, entity, since/until (ISO) "
+        "and `state` (active, warm, cold or archived: archived ones recall leaves out). Pass `next_after` back "
+        "as `after` for the next page (an id that is no memory of the user's is refused). " + scope),
+        annotations=read)
     server.add_tool(get, description="One stored memory by its id. " + scope, annotations=read)
     server.add_tool(forget, description=(
         "Erase memories for good, with everything only they justified: exactly one of `ids`, `conversation`, "
@@ -261,18 +267,60 @@ def check_binding(host: str, token: str | None) -> None:
                          f"(--token or GRAPHMEM_MCP_TOKEN), or bind 127.0.0.1")
 
 
+def listen(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to `host`:`port` (every address the name has, as asyncio binds them), for
+    uvicorn to serve on: a port in use is refused in one line, before anything loads."""
+    if not 0 <= port <= 65535:
+        raise InputError(f"port takes 0 to 65535, not {port}")
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise InputError(f"cannot listen on {host}: {exc.strerror}") from None
+    bound: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in dict.fromkeys(addresses):
+            sock = socket.socket(family, kind, proto)
+            bound.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+    except OSError as exc:
+        for sock in bound:
+            sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(f"port {port} on {host} is in use") from None
+        raise InputError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    return bound
+
+
+def check_port(host: str, port: int) -> None:
+    """Refused unless `host`:`port` is free to listen on (the CLI asks before it opens the store)."""
+    for sock in listen(host, port):
+        sock.close()
+
+
 def serve(mem: Memory, *, user: str | None = None, transport: str = "stdio", host: str = "127.0.0.1",
           port: int = 8000, path: str = "/mcp", token: str | None = None,
           ready: Callable[[str], None] | None = None) -> None:
     """Serve `mem` until the client (stdio) or a signal (HTTP) ends it."""
-    tools = MemoryTools(mem, user)
-    server = build(tools)
-    if transport == "stdio":
-        server.run("stdio")
-        return
-    if transport != "http":
+    if transport not in ("stdio", "http"):
         raise InputError(f"transport is stdio or http, not {transport!r}")
+    if transport == "stdio":
+        build(MemoryTools(mem, user)).run("stdio")
+        return
     check_binding(host, token)
+    sockets = listen(host, port)  # bound here: uvicorn binding itself would exit the process on a port in use
+    try:
+        _serve_http(build(MemoryTools(mem, user)), sockets, host=host, port=port, path=path, token=token,
+                    ready=ready)
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def _serve_http(server: MCPServer, sockets: list[socket.socket], *, host: str, port: int, path: str,
+                token: str | None, ready: Callable[[str], None] | None) -> None:
     import anyio
     import uvicorn
 
@@ -284,8 +332,8 @@ def serve(mem: Memory, *, user: str | None = None, transport: str = "stdio", hos
 
     async def run() -> None:
         async with anyio.create_task_group() as group:
-            group.start_soon(http.serve)
-            while not http.started:  # said once the socket listens (a failed bind exits serve)
+            group.start_soon(http.serve, sockets)
+            while not http.started:  # said once the sockets listen
                 await anyio.sleep(0.02)
             if ready is not None:
                 ready(f"http://{host}:{port}{path}")

@@ -76,13 +76,16 @@ def entity_vids(store: Store, user: str, name: str) -> list[int]:
 def memories(store: Store, user: str, *, conversation: str | None = None, speaker: str | None = None,
              since: datetime | None = None, until: datetime | None = None, entity: str | None = None,
              limit: int | None = PAGE, after: str | None = None, state: str | None = None) -> list[StoredMemory]:
-    """One page of `user`'s memories, oldest first; `after`: the last id of the page before;
-    `state`: only those in this lifecycle state."""
+    """One page of `user`'s memories, oldest first; `after`: the last id of the page before
+    (an id that is no memory of the user's is refused); `state`: only those in this lifecycle
+    state."""
     check_user(user)
     if state is not None and state not in STATES:
         raise InputError(f"state must be one of {', '.join(STATES)}, not {state!r}")
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
         raise InputError(f"limit must be a positive integer, not {limit!r}")
+    if after is not None and get(store, user, after) is None:  # else the page would restart at the first
+        raise InputError(f"no memory {after!r} of user {user!r} to list after")
     vids = entity_vids(store, user, entity) if entity is not None else None
     if vids == []:
         return []

@@ -50,6 +50,20 @@ def test_a_file_must_begin_with_a_turn_or_a_date(tmp_path, content, line):
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize("marked", ["## 31 February 2023", "## May 2023", "[2023-02-30]", "-- 30 Feb 2023 --",
+                                    "## Tuesday, 31st of April 2023, 10:30 am"])
+def test_a_line_marked_as_a_date_that_is_no_date_is_refused_with_its_line(tmp_path, marked):
+    with pytest.raises(InputError) as err:
+        read(tmp_path, "dates.txt", f"Alice: hi\n{marked}\nBob: a bad date\n")
+    assert "dates.txt:2: not a date: " in str(err.value) and "\n" not in str(err.value)
+
+
+def test_marked_prose_and_a_bare_non_date_continue_the_message_above(tmp_path):
+    lines = ["## Chapter 3", "## Top 5 things I did in May", "## 1.5.2", "[laughs]", "31 February 2023"]
+    turns = read(tmp_path, "notes.txt", "Alice: my notes\n" + "\n".join(lines) + "\nBob: ok\n")
+    assert said(turns) == [("Alice", "\n".join(["my notes", *lines])), ("Bob", "ok")]
+
+
 # -- text: turns that begin with their time ----------------------------------------------
 
 

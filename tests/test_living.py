@@ -150,6 +150,17 @@ def test_memories_are_paged_filtered_and_read_one_by_one(mem, tmp_path):
         mem.memories(user, limit=0)
 
 
+def test_paging_after_an_id_that_is_no_memory_of_the_user_is_refused_not_restarted(mem):
+    user, other = _user(), _user()
+    ids = mem.add([("Sam", "I keep bees."), ("Sam", "The bees make honey."), ("Sam", "I sell the honey.")],
+                  user=user).memory_ids
+    assert [m.id for m in mem.memories(user, limit=2, after=ids[0])] == ids[1:]
+    mem.forget(user, memories=[ids[0]])
+    for whose, after in [(user, "no-such-id"), (other, ids[1]), (user, ids[0])]:  # a typo, another's, forgotten
+        with pytest.raises(InputError, match=f"no memory {after!r} of user {whose!r} to list after"):
+            mem.memories(whose, limit=2, after=after)
+
+
 # -- forgetting --------------------------------------------------------------------------
 
 

@@ -15,11 +15,13 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from click.testing import CliRunner
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from graphmem import Memory, consolidation
+from graphmem.cli import main
 from graphmem.mcp_server import IDLE_SECONDS
 
 TOOLS = {"remember", "recall", "gaps", "list", "get", "forget", "history"}
@@ -78,6 +80,12 @@ async def every_tool(client: Client) -> None:
     listed = await call(client, "list", user=alice)
     assert [m["text"] for m in listed["memories"]] == [
         "I live in Paris.", "I moved to Berlin.", "Berlin is lovely in summer."]
+    page = await call(client, "list", user=alice, limit=2)
+    rest = await call(client, "list", user=alice, limit=2, after=page["next_after"])
+    assert [m["id"] for m in page["memories"] + rest["memories"]] == [m["id"] for m in listed["memories"]]
+    assert "to list after" in await refused(client, "list", user=alice, after=rome["memory_ids"][0])
+    assert len((await call(client, "list", user=alice, state="active"))["memories"]) == 3
+    assert (await call(client, "list", user=alice, state="archived"))["memories"] == []
     one = await call(client, "get", user=alice, id=paris["memory_ids"][0])
     assert one["text"] == "I live in Paris." and one["user"] == alice
 
@@ -187,6 +195,18 @@ def test_http_beyond_this_machine_needs_a_token(home):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "give a token" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_or_a_bad_user_is_refused_at_start_in_one_line(home):
+    env = {"GRAPHMEM_HOME": str(home), "GRAPHMEM_USER": None, "GRAPHMEM_MCP_TOKEN": None}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        in_use = CliRunner().invoke(main, ["mcp", "--transport", "http", "--port", str(port)], env=env)
+    assert in_use.exit_code == 1 and in_use.output == f"Error: port {port} on 127.0.0.1 is in use\n"
+    bad_user = CliRunner().invoke(main, ["mcp", "--user", " bad ", "--transport", "http", "--host", "0.0.0.0"], env=env)
+    assert bad_user.exit_code == 1 and bad_user.output == "Error: user id ' bad ' begins or ends with whitespace\n"
 
 
 def test_the_readme_client_configuration_starts_the_server(home):

@@ -30,10 +30,15 @@ def mcp_command(ctx, user, transport, host, port, path, token):
     Example:  graphmem mcp --user alice                      (a desktop agent starts this)
               graphmem mcp --transport http --port 8765
     """
-    from ..mcp_server import check_binding, serve  # the SDK loads only for this command
+    from ..keys import check_user
+
+    if user is not None:
+        check_user(user)  # refused before anything is opened, rather than on every call
+    from ..mcp_server import check_binding, check_port, serve  # the SDK loads only for this command
 
     if transport == "http":
-        check_binding(host, token)  # refused before anything is opened
+        check_binding(host, token)
+        check_port(host, port)
     mem = open_memory(ctx)
     serve(mem, user=user, transport=transport, host=host, port=port, path=path, token=token,
           ready=lambda url: click.echo(f"graphmem: serving MCP at {url}", err=True))

@@ -196,6 +196,9 @@ def read_text(raw: str, source: str) -> list[Turn]:
             session, date, fresh = session + (1 if turns else 0), header_date, False
             day, taken, gap, continuing = header_date.date(), 0, 0, False
             continue
+        if not match and (shaped := _marked_date(line)) is not None:
+            raise InputError(f"not a date: {shaped!r} (a line marked as a date, `## 8 May 2023` or "
+                             "`[2023-05-08]`, must hold a real day, month and year)", source=source, line=number)
         if match:
             if fresh:
                 session, fresh, taken = session + 1, False, 0
@@ -268,6 +271,32 @@ def _header_date(line: str) -> datetime | None:
         return None  # no date; and prose is not given to the date parser
     header = DATE_HEADER.match(line)
     return _parse_date(header[1]) if header else None
+
+
+# A word of a date: a number (an ordinal's ending apart), a month or weekday, a time's marks.
+DATE_WORDS = frozenset(
+    "jan january feb february mar march apr april may jun june jul july aug august sep sept september oct "
+    "october nov november dec december mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri "
+    "friday sat saturday sun sunday st nd rd th am pm a m on at of the t z utc gmt".split())
+MONTHS = frozenset(w for w in DATE_WORDS if w[:3] in "jan feb mar apr may jun jul aug sep oct nov dec".split())
+NUMERIC_DAY = re.compile(r"\d{4}[./-]\d{1,2}[./-]\d{1,2}|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b")  # not 1.5.2
+
+
+def _marked_date(line: str) -> str | None:
+    """What a line marked as a date line (`## `, `[...]`, `-- ... --`) holds when that has the
+    shape of a date (a month, or numbers like 2023-02-30 or 30/02/23, and nothing but date words); else
+    None. Such a line is read by `_header_date`, so one this returns for is no real date. A
+    line without the marks, or marked but holding prose (`## Chapter 3`), is an ordinary line."""
+    bare = line.strip()
+    if not (bare.startswith(("#", "--")) or bare.startswith("[") and bare.endswith("]")):
+        return None
+    header = DATE_HEADER.match(line)
+    inner = _spaces(header[1]) if header else ""
+    words = re.findall(r"[^\W\d_]+|\d+", inner)
+    if (not re.fullmatch(r"[\w\s,./:+\-]+", inner) or not any(ch.isdigit() for ch in inner)
+            or any(w.isalpha() and w.lower() not in DATE_WORDS for w in words)):
+        return None
+    return inner if NUMERIC_DAY.search(inner) or any(w.lower() in MONTHS for w in words) else None
 
 
 def _spaces(text: str) -> str:
