@@ -135,6 +135,10 @@ class Memory:
         kinds = [k for k, given in chosen.items() if given]
         if len(kinds) != 1:
             raise InputError("forget takes exactly one of memories=, conversation=, entity=, before=, everything=True")
+        if not self.store.run("user_exists", user_id=user)[0]["known"]:  # nothing to forget: nothing written
+            if entity is not None:
+                raise InputError(f"no entity called {entity!r} for user {user!r}")
+            return Forgotten(user, kinds[0])
         lifecycle.flush_accesses(self.store, user)  # so that no access noted in this process outlives what is forgotten
         with UserLease(self.store, user) as lease:
             if everything:

@@ -222,6 +222,10 @@ def test_forgetting_a_user_leaves_no_node_with_its_id_and_logs_no_content(mem, t
     record = json.loads(log[-1])
     assert record["kind"] == "everything" and record["memories"] == 6
     assert user not in log[-1] and "passport" not in log[-1]
+    again = mem.forget(user, everything=True)  # a retry, or a user never seen: nothing to forget, nothing made
+    assert again.memories == 0 and again.nodes == 0 and user not in {u["user"] for u in mem.users()}
+    assert mem.forget(user, conversation="chat").memories == 0
+    assert mem.driver.run("MATCH (n) WHERE n.user_id = $u OR n.id = $u RETURN count(n) AS n", {"u": user})[0]["n"] == 0
 
 
 def test_a_process_that_kept_the_catalogue_reads_it_again_after_another_writer(mem, home):
