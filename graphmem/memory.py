@@ -128,7 +128,8 @@ class Memory:
         """Forget, leaving no trace: the memories named (by id, by conversation, those mentioning
         an entity, those before a time, or all of the user's), with everything only they
         justified (graphmem/forgetting.py). Exactly one of the selectors. The erasure is logged
-        in `erasures.jsonl` in the graphmem home, without what was erased."""
+        in `erasures.jsonl` in the graphmem home, without what was erased. A user nothing was
+        stored for has nothing to forget: nothing is written, and no user is made."""
         check_user(user)
         chosen = {"memories": memories is not None, "conversation": conversation is not None,
                   "entity": entity is not None, "before": before is not None, "everything": everything}
