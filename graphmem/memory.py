@@ -82,8 +82,15 @@ class Memory:
         validated before anything is written; running it again changes nothing, and running it
         on an edited transcript adds what is new and replaces what was edited. Each transcript
         is its own conversation (found again by its content) unless `conversation` names one."""
-        return ingest(self.store, self.models, source, user=user, format=format, dry_run=dry_run,
-                      progress=progress, conversation=conversation)
+        return self._purged(ingest(self.store, self.models, source, user=user, format=format, dry_run=dry_run,
+                                   progress=progress, conversation=conversation))
+
+    def _purged(self, summary: IngestSummary) -> IngestSummary:
+        """An edited message's old text went with its memory: no file in the home keeps it
+        (the embedded server's log is rewritten, as after a forget)."""
+        if summary.memories_replaced:
+            self.driver.purge_logs()
+        return summary
 
     def add(self, messages: Any, *, user: str, conversation: str = "default", at: datetime | None = None,
             keep_tool_results: bool | None = None) -> IngestSummary:
@@ -99,7 +106,7 @@ class Memory:
         if not turns:
             return IngestSummary(check_user(user))
         self._added.add(check_user(user))  # consolidation may wait: done at close at the latest
-        return ingest(self.store, self.models, turns, user=user, conversation=conversation, whole=False)
+        return self._purged(ingest(self.store, self.models, turns, user=user, conversation=conversation, whole=False))
 
     def memories(self, user: str, *, conversation: str | None = None, speaker: str | None = None,
                  since: datetime | None = None, until: datetime | None = None, entity: str | None = None,
@@ -267,4 +274,7 @@ class Memory:
         whole file is checked before anything is written; a user that holds memories is
         refused (`transfer.UserNotEmpty`) unless `replace`, which deletes them first. An import
         interrupted anywhere and run again completes as if it had never stopped."""
-        return transfer.import_(self.store, file, user=user, replace=replace, progress=progress)
+        done = transfer.import_(self.store, file, user=user, replace=replace, progress=progress)
+        if replace:  # what the import replaced is in no file of the home either
+            self.driver.purge_logs()
+        return done

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 from graphmem import Memory, Settings
@@ -38,6 +39,24 @@ def test_no_query_text_is_kept_in_the_store_files(tmp_path):
     server.stop()
 
 
+def _word() -> str:
+    """A word no store holds yet, of letters only: a token with digits may be read as a number
+    ("12e45") and stored as no term, and the snapshot may compress the sentence around it."""
+    return "".join(chr(ord("a") + int(c, 16)) for c in uuid.uuid4().hex[:10])
+
+
+@contextmanager
+def _uncompressed(mem: Memory):
+    """The server's snapshots (the rewritten log) with their strings as written, so that a grep
+    sees what they hold: compressed, a sentence may hide a word, whatever the test checks."""
+    connection = mem.driver._db.connection
+    connection.config_set("rdbcompression", "no")
+    try:
+        yield
+    finally:
+        connection.config_set("rdbcompression", "yes")
+
+
 def _files_holding(home: Path, *needles: str) -> list[str]:
     """The files under `home` that hold any of `needles`, in any case (a term is stored lower-cased)."""
     wanted = [needle.lower().encode() for needle in needles]
@@ -46,7 +65,7 @@ def _files_holding(home: Path, *needles: str) -> list[str]:
 
 def test_a_forgotten_user_is_in_no_file_when_the_forget_returns(home):
     # the session's store, whose server already runs: a fresh one would take a second to start
-    user, secret = f"nocopy-{uuid.uuid4().hex[:10]}", f"zebracorn{uuid.uuid4().hex[:8]}"
+    user, secret = f"nocopy-{uuid.uuid4().hex[:10]}", f"zebracorn{_word()}"
     with Memory(settings=Settings(home=home)) as mem:
         mem.add([("Robin", f"My bank PIN is 4711 and my password is {secret}.")], user=user, conversation="c")
         assert _files_holding(home, secret)  # the append-only file logged the statement that wrote it
@@ -56,9 +75,9 @@ def test_a_forgotten_user_is_in_no_file_when_the_forget_returns(home):
 
 
 def test_a_forgotten_memory_is_in_no_file_and_the_others_stay(home):
-    user, secret = f"nocopy-{uuid.uuid4().hex[:10]}", f"zebracorn{uuid.uuid4().hex[:8]}"
-    other = f"quokka{uuid.uuid4().hex[:8]}"  # short words: a snapshot compresses long strings
-    with Memory(settings=Settings(home=home)) as mem:
+    user, secret = f"nocopy-{uuid.uuid4().hex[:10]}", f"zebracorn{_word()}"
+    other = f"quokka{_word()}"
+    with Memory(settings=Settings(home=home)) as mem, _uncompressed(mem):
         kept = mem.add([("Robin", f"I keep bees named {other} on the roof.")], user=user, conversation="c")
         added = mem.add([("Robin", f"My bank PIN is 4711 and my password is {secret}.")], user=user, conversation="c")
         assert mem.driver.purge_logs()  # the rewritten log (a snapshot) holds what the graph holds
@@ -67,3 +86,15 @@ def test_a_forgotten_memory_is_in_no_file_and_the_others_stay(home):
         assert _files_holding(home, secret) == []
         assert [m.id for m in mem.memories(user)] == kept.memory_ids
         assert _files_holding(home, other)
+
+
+def test_an_edited_message_leaves_its_old_text_in_no_file(home):
+    user, secret = f"nocopy-{uuid.uuid4().hex[:10]}", f"zebracorn{_word()}"
+    with Memory(settings=Settings(home=home)) as mem:
+        mem.add([{"role": "user", "id": "m1", "content": f"My door code is {secret}."}], user=user, conversation="c")
+        assert _files_holding(home, secret)
+        edited = mem.add([{"role": "user", "id": "m1", "content": "My door code changed; ask me."}],
+                         user=user, conversation="c")
+        assert edited.memories_replaced == 1
+        assert _files_holding(home, secret) == []
+        mem.forget(user, everything=True)
