@@ -10,6 +10,7 @@ import pytest
 
 from graphmem.ingest.claims import instructions
 from graphmem.ingest.extract import extract, standing_instruction, stated_preference
+from graphmem.recall.standing import scope_of
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +60,23 @@ def test_the_instruction_on_a_questions_topic_comes_first(mem, user):
     assert sum(m.standing for m in got.memories) == 1  # the travel instruction is not about libraries
     other = mem.recall("Who did I go hiking with?", user=user, k=3)
     assert not any(m.text.startswith("Always include") for m in other.memories)
+
+
+def test_an_instruction_applies_to_a_question_on_the_scope_it_gives_itself(mem, user):
+    """"When is the final submission due?" shares little with the whole instruction (date
+    formats), much with its scope (deadlines); of two instructions that name movies, the one
+    whose scope the question is on comes first."""
+    mem.add([("user", "Always format dates in the month-day-year style when I ask about deadlines."),
+             ("user", "Always provide alternative movie suggestions when I ask about family-friendly options."),
+             ("user", "Always include platform availability details when I ask about movie options."),
+             ("user", "The grant application goes to the foundation in spring.")], user=user)
+    due = mem.recall("When is the final submission due?", user=user, k=3)
+    assert due.memories[0].standing and due.memories[0].text.endswith("when I ask about deadlines.")
+    movies = mem.recall("What movies would you recommend for me to watch?", user=user, k=3)
+    assert movies.memories[0].standing and "platform availability" in movies.memories[0].text
+    hiking = mem.recall("Who did I go hiking with?", user=user, k=3)
+    assert not any(m.standing for m in hiking.memories)
+    assert [scope_of(m.text) for m in due.memories if m.standing] == ["deadlines"]
 
 
 def test_a_forgotten_instruction_no_longer_applies(mem, user):

@@ -65,16 +65,21 @@ def standing_memories(store: Store, user: str, include_archived: bool = False,
     """The user's standing instructions and stated preferences that still hold (none newer
     superseded them), the newest of each kind first; with `models`, an instruction's scope
     comes with its vector."""
-    rows = [r for r in store.run("recall_standing", user_id=user, include_archived=include_archived,
-                                 limit=STANDING_READ) if unit(r["embedding"]) is not None]
-    scopes = {r["uid"]: scope_of(r["text"]) for r in rows if r["kind"] == "standing"} if models else {}
-    missing = sorted({t for t in scopes.values() if t and t not in _SCOPES})
-    if missing:
-        if len(_SCOPES) + len(missing) > SCOPES_KEPT:
-            _SCOPES.clear()
-        _SCOPES.update(zip(missing, models.embedder().embed(missing)))  # type: ignore[union-attr]
-    return [Holding(r["uid"], r["kind"], unit(r["embedding"]),
-                    unit(_SCOPES[scopes[r["uid"]]]) if scopes.get(r["uid"]) in _SCOPES else None) for r in rows]
+    held = [(r, vector) for r in store.run("recall_standing", user_id=user, include_archived=include_archived,
+                                           limit=STANDING_READ) if (vector := unit(r["embedding"])) is not None]
+    scopes: dict[str, str] = {}
+    vectors: dict[str, np.ndarray] = {}
+    if models is not None:
+        scopes = {r["uid"]: scope for r, _ in held if r["kind"] == "standing" and (scope := scope_of(r["text"]))}
+        vectors = {t: v for t in set(scopes.values()) if (v := _SCOPES.get(t)) is not None}
+        missing = sorted(set(scopes.values()) - vectors.keys())
+        if missing:  # recalls in other threads may clear and fill the cache meanwhile: this one keeps its own
+            vectors.update(zip(missing, models.embedder().embed(missing)))
+            if len(_SCOPES) + len(missing) > SCOPES_KEPT:
+                _SCOPES.clear()
+            _SCOPES.update((t, vectors[t]) for t in missing)
+    return [Holding(r["uid"], r["kind"], vector, unit(vectors[scopes[r["uid"]]]) if r["uid"] in scopes else None)
+            for r, vector in held]
 
 
 def applying(held: Sequence[Holding], query: str, question: Sequence[float], advice: bool = True) -> dict[str, str]:
