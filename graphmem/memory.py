@@ -114,7 +114,8 @@ class Memory:
                  state: str | None = None) -> list[StoredMemory]:
         """A page of `user`'s memories, oldest first, filtered (`state`: only those in this
         lifecycle state, "archived" for the ones recall leaves out); pass the last id as `after`
-        for the next page (an empty page is the end)."""
+        for the next page (an empty page is the end; an `after` that is no memory of the user's
+        is refused, not read as the start)."""
         return records.memories(self.store, user, conversation=conversation, speaker=speaker, since=since,
                                 until=until, entity=entity, limit=limit, after=after, state=state)
 
@@ -143,6 +144,8 @@ class Memory:
         kinds = [k for k, given in chosen.items() if given]
         if len(kinds) != 1:
             raise InputError("forget takes exactly one of memories=, conversation=, entity=, before=, everything=True")
+        if isinstance(memories, str):
+            raise InputError("memories= takes a list of memory ids, not one string")
         if not self.store.run("user_exists", user_id=user)[0]["known"]:  # nothing to forget: nothing written
             if entity is not None:
                 raise InputError(f"no entity called {entity!r} for user {user!r}")
@@ -153,8 +156,6 @@ class Memory:
                 done = forget_user(self.store, user)
             else:
                 if memories is not None:
-                    if isinstance(memories, str):
-                        raise InputError("memories= takes a list of memory ids, not one string")
                     uids = list(dict.fromkeys(memories))
                 else:
                     vids = records.entity_vids(self.store, user, entity) if entity is not None else []
