@@ -58,6 +58,14 @@ def test_a_line_marked_as_a_date_that_is_no_date_is_refused_with_its_line(tmp_pa
     assert "dates.txt:2: not a date: " in str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize("line", ["[2023-02-30 13:56] Bob: hi", "30/02/2023, 13:56 - Bob: hi",
+                                  "[31 April 2023 10:30] Bob: hi"])
+def test_a_turn_whose_time_is_no_date_is_refused_with_its_line(tmp_path, line):
+    with pytest.raises(InputError) as err:
+        read(tmp_path, "timed.txt", f"[2023-02-27 13:50] Alice: hi\n{line}\n")
+    assert "timed.txt:2: not a date: " in str(err.value) and "\n" not in str(err.value)
+
+
 def test_marked_prose_and_a_bare_non_date_continue_the_message_above(tmp_path):
     lines = ["## Chapter 3", "## Top 5 things I did in May", "## 1.5.2", "[laughs]", "31 February 2023"]
     turns = read(tmp_path, "notes.txt", "Alice: my notes\n" + "\n".join(lines) + "\nBob: ok\n")

@@ -180,6 +180,9 @@ def read_text(raw: str, source: str) -> list[Turn]:
             fresh, gap = bool(turns), gap + 1
             continue
         timed = _timed(line, order, date)
+        if timed is None and (shaped := _unread_stamp(line)) is not None:
+            raise InputError(f"not a date: {shaped!r} (a turn that begins with its time, `[2023-05-08 13:56] "
+                             "Alice: ...`, must hold a real day and time)", source=source, line=number)
         if timed is not None:
             moment, speaker, said = timed
             continuing, gap = speaker is not None, 0
@@ -229,6 +232,13 @@ def _timed(line: str, order: str, date: datetime | None) -> tuple[datetime | Non
             return None  # "[laughs] Alice: ..." is a line like any other
     said = SPEAKER_LINE.match(match["rest"])
     return (moment, said[1], said[2]) if said else (moment, None, match["rest"])
+
+
+def _unread_stamp(line: str) -> str | None:
+    """The time a line begins with, when it has a date's shape (`_marked_date`) and `_timed`
+    read none from it (`[2023-02-30 13:56] Alice: ...`); else None ("[laughs] Alice: ...")."""
+    match = TIMED_LINE.match(line)
+    return _marked_date(f"[{_spaces(match['bracket'] or match['plain'])}]") if match else None
 
 
 def _stamp(stamp: str, order: str) -> datetime | None:
