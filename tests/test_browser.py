@@ -215,7 +215,8 @@ def test_cypher_flag_stops_at_the_first_write_and_writes_nothing(embedded, invok
     assert ":param changes => [{" in maintained  # the write's parameters come from the reads before it
     forgot = invoke("forget", "--entity", "Rex", "--user", chat_user, "--cypher")
     assert [step for step, _ in re.findall(r"^// \d+\. (\S+): (.*)$", forgot, re.MULTILINE)] == [
-        "lock_user.cypher", "recall_entities_by_name.cypher", "forget_select.cypher", "mark_forgetting.cypher"]
+        "user_exists.cypher", "lock_user.cypher", "recall_entities_by_name.cypher", "forget_select.cypher",
+        "mark_forgetting.cypher"]
     assert "taken as done" in forgot and ":param vids => [" in forgot  # the lease granted, Rex's vid looked up
     assert [(m.id, m.state) for m in embedded.memories(chat_user)] == states and len(states) == 8
 
