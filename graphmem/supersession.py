@@ -117,6 +117,11 @@ class Version:
         return self.valid_until is None
 
 
+def slot_of(key: str) -> str:
+    """The slot of a `subject|slot` key."""
+    return key.split("|", 1)[1]
+
+
 def all_retired(claimed: Iterable[str], retired: Iterable[str]) -> bool:
     """Whether a memory that claims the keys `claimed` (`subject|slot`) is superseded, given the
     keys of the supersessions that point at it: every key it claims has a newer value (a memory
@@ -145,12 +150,12 @@ class Validity:
     @property
     def claimed_slots(self) -> set[str]:
         """The slots of what it said."""
-        return {key.split("|", 1)[1] for key in self.claimed}
+        return {slot_of(key) for key in self.claimed}
 
     @property
     def retired_slots(self) -> set[str]:
         """The slots of what it said that a newer memory gave a new value for."""
-        return {s["key"].split("|", 1)[1] for s in self.superseded_by if s["key"]}
+        return {slot_of(s["key"]) for s in self.superseded_by if s["key"]}
 
     def current_on(self, slots: Iterable[str] | None) -> list[str]:
         """The versions that stand in for it on what it said of these slots (None: on all it
@@ -158,7 +163,7 @@ class Validity:
         if slots is None:
             return sorted({uid for uid, _ in self.ends}) if self.valid_until is not None else []
         wanted = set(slots)
-        return sorted({uid for uid, key in self.ends if key.split("|", 1)[1] in wanted})
+        return sorted({uid for uid, key in self.ends if slot_of(key) in wanted})
 
     def retired(self, keys: frozenset[str] | None = None) -> float | None:
         """When the last of its claims on `keys` (default: all it claims) got a newer value;

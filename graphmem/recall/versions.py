@@ -58,7 +58,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         if uid in seen:
             continue
         v = known.get(uid)
-        first = (v.current or _standing_in(v, words)
+        first = (v.current or _newer_for_what_changed(v, words)
                  if reading == "present" else [o for o in v.supersedes if o in listed]) if v else []
         for other in first:
             if other not in seen:
@@ -72,7 +72,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     return out, known
 
 
-def _standing_in(v: Validity, words: Sequence[str]) -> list[str]:
+def _newer_for_what_changed(v: Validity, words: Sequence[str]) -> list[str]:
     """The versions that stand in, for this question, for a memory superseded in part: those of
     what changed, unless the question asks only about what still holds ("Where do I live?" of
     "I moved to Berlin and I work at Google", after "I now work at Apple"). A question that
