@@ -37,5 +37,5 @@ UNWIND written AS w
 WITH w[0] AS m, w[1] AS mentions, added
 UNWIND (CASE WHEN size(mentions) = 0 THEN [null] ELSE mentions END) AS mention
 OPTIONAL MATCH (e:Entity {user_id: $user_id, vid: mention.vid})
-FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | MERGE (m)-[r:MENTIONS]->(x) SET r.names = mention.names)
+FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | MERGE (m)-[r:MENTIONS]->(x) SET r.names = mention.names, r.kind = mention.kind)
 RETURN count(e) AS mentions, toInteger(max(added)) AS added

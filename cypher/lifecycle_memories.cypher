@@ -1,7 +1,8 @@
 // lifecycle_memories: one page of the user's complete memories, in order of their uid after
 // $after (null: from the first), with what the lifecycle rule weighs (graphmem/lifecycle.py):
-// when each was said, its accesses, its state, the (subject, slot) keys it claims and those a
-// newer memory gave a new value for (superseded: all of them; graphmem/supersession.py).
+// when each was said, its accesses, its state, whether it is a standing instruction, the
+// (subject, slot) keys it claims and those a newer memory gave a new value for (superseded:
+// all of them; graphmem/supersession.py).
 // params: user_id, after, limit
 // mode: read
 MATCH (m:Memory {user_id: $user_id})
@@ -9,7 +10,7 @@ WHERE m.complete = true AND ($after IS NULL OR m.uid > $after)
 WITH m ORDER BY m.uid
 LIMIT $limit
 RETURN m.uid AS uid, m.observed_at AS said_at, m.last_accessed AS last_accessed,
-       coalesce(m.accesses, 0) AS accesses, m.state AS state,
+       coalesce(m.accesses, 0) AS accesses, m.state AS state, coalesce(m.standing, false) AS standing,
        [(m)-[c:CLAIMS]->(e:Entity) | toString(e.vid) + '|' + c.slot] AS claimed,
        [(m)<-[s:SUPERSEDES]-(newer:Memory {user_id: $user_id, complete: true}) | toString(s.subject) + '|' + s.slot] AS retired
 ORDER BY uid

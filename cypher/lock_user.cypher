@@ -5,7 +5,8 @@
 // Taking it also returns what the last holder left: whether it finished (`unfinished`: it
 // died or failed mid-way, so its pending entities need pruning) and the name of the entity
 // catalogue it wrote (settle_user.cypher); from then on the user is unfinished until this
-// holder settles it.
+// holder settles it. A lease with no end (left so by FalkorDB#1787, see unlock_user.cypher)
+// is free.
 // params: user_id, token, now, until
 // mode: write
 MERGE (u:User {id: $user_id})
@@ -13,7 +14,7 @@ MERGE (u:User {id: $user_id})
 // Setting a property first takes the write lock on u (Neo4j), so two takers read the lease
 // one after the other.
 SET u.touched_at = $now
-WITH u, u.lease IS NULL OR u.lease = $token OR u.lease_until < $now AS free,
+WITH u, u.lease IS NULL OR u.lease = $token OR coalesce(u.lease_until, 0) < $now AS free,
      coalesce(u.unfinished, false) AS unfinished, u.catalog AS catalog
 FOREACH (x IN CASE WHEN free THEN [u] ELSE [] END | SET x.lease = $token, x.lease_until = $until, x.unfinished = true)
 RETURN free AS held, unfinished, catalog

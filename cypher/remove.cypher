@@ -10,8 +10,11 @@ MATCH (s)-[:PARENT*0..]->(c)
 WHERE s.count > 0 AND ($cofaces OR s = c)
 WITH collect(DISTINCT s) AS removed
 WHERE size(removed) > 0
-FOREACH (s IN removed | SET s.count = 0, s.kind = null, s.meta = null, s.first_seen = null, s.last_seen = null,
-                                 s.packed = null, s.unwitnessed = null)
+// a node that stores nothing keeps only its place in the trie: all its properties written at
+// once, because FalkorDB 4.16 removes the wrong properties when one statement removes several
+// of one node (FalkorDB#1787)
+FOREACH (s IN removed | SET s = {user_id: s.user_id, key: s.key, vertex: s.vertex, depth: s.depth, path: s.path,
+                                 ring_head: s.ring_head, count: 0})
 WITH removed
 UNWIND removed AS s
 OPTIONAL MATCH (s)-[w:WITNESSED_BY]->()

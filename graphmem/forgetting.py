@@ -53,6 +53,7 @@ class Forgotten:
     sessions: set[str] = field(default_factory=set)  # touched; those that kept memories are witnessed again
     nodes: int = 0  # every node of the user, when everything went
     seconds: float = 0.0
+    missing: list[str] = field(default_factory=list)  # ids named that are no memory of the user
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -61,7 +62,8 @@ class Forgotten:
 
 
 def forget_memories(store: Store, cx: Complex, uids: Sequence[str], embed: Embed, kind: str = "memories") -> Forgotten:
-    """Forget these memories (uids; unknown ones are ignored). The caller holds the user's lease.
+    """Forget these memories (uids; those that are no memory of the user are named in
+    `missing`). The caller holds the user's lease.
 
     In an order that a run interrupted anywhere, then given the memories still marked
     (`leftovers`), finishes exactly: mark them (out of recall, each keeping its footprint), take
@@ -71,10 +73,13 @@ def forget_memories(store: Store, cx: Complex, uids: Sequence[str], embed: Embed
     started = time.perf_counter()
     user, out = cx.user, Forgotten(cx.user, kind)
     touched: set[int] = set()
+    found: set[str] = set()
     for i in range(0, len(uids), BATCH):
         for row in store.run("mark_forgetting", user_id=user, uids=list(uids[i:i + BATCH])):
             out.sessions.add(row["session"])
             touched.update(row["vids"] or [])
+            found.add(row["uid"])
+    out.missing = [uid for uid in uids if uid not in found]
     stated: set[supersession.Key] = set()
     for i in range(0, len(uids), BATCH):
         batch = list(uids[i:i + BATCH])

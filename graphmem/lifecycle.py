@@ -21,7 +21,10 @@ replaced fact cools faster. With the default settings a memory is
     archived   after a year
 
 so a fact never recalled is archived a year after it was said, one recalled seven times four
-years after its last recall, and a superseded one never recalled after three months. The state
+years after its last recall, and a superseded one never recalled after three months. A standing
+instruction ("always answer in French") stays cold at most until a newer one supersedes it: it
+applies to questions that may come years later, and an archived one would stop applying
+without a word. The state
 is a function of the memory and the time: recalling an archived memory (`include_archived`)
 brings it back at the next pass. A memory without a time (a transcript without dates) that
 was never recalled stays active. "Said" is when the conversation says it was said: an old
@@ -66,8 +69,9 @@ BATCH = 256  # state changes
 
 
 def state_of(said_at: float | None, last_accessed: float | None, accesses: int, superseded: bool, now: float,
-             settings: Settings) -> str:
-    """The state the rule (this module's docstring) gives a memory at `now` (epoch seconds)."""
+             settings: Settings, standing: bool = False) -> str:
+    """The state the rule (this module's docstring) gives a memory at `now` (epoch seconds);
+    `standing`: a standing instruction of the user's, never archived while it holds."""
     times = [t for t in (said_at, last_accessed) if t is not None]
     if not times:
         return "active"
@@ -79,7 +83,7 @@ def state_of(said_at: float | None, last_accessed: float | None, accesses: int, 
         return "active"
     if disuse < settings.lifecycle_cold_days:
         return "warm"
-    if disuse < settings.lifecycle_archive_days:
+    if disuse < settings.lifecycle_archive_days or (standing and not superseded):
         return "cold"
     return "archived"
 
@@ -250,7 +254,8 @@ def maintain(store: Store, user: str | None = None, now: datetime | None = None,
             for row in page:
                 was = row["state"] or "active"
                 now_state = state_of(row["said_at"], row["last_accessed"], int(row["accesses"]),
-                                     all_retired(row["claimed"] or (), row["retired"] or ()), at, store.settings)
+                                     all_retired(row["claimed"] or (), row["retired"] or ()), at, store.settings,
+                                     standing=bool(row["standing"]))
                 states[now_state] += 1
                 if now_state != was:
                     transitions[f"{was}->{now_state}"] += 1

@@ -136,7 +136,7 @@ class MemoryTools:
         done = self.mem.forget(whose, memories=ids, conversation=conversation, entity=entity,
                                before=parse_time(before, "before"), everything=everything)
         return {"user": whose, "forgotten": done.kind, "memories": done.memories, "entities": done.entities,
-                "simplices": done.simplices}
+                "simplices": done.simplices, "missing": done.missing}
 
     def history(self, id: str, user: str | None = None) -> dict[str, Any]:
         whose = self._whose(user)
@@ -235,7 +235,8 @@ def build(tools: MemoryTools) -> MCPServer:
     server.add_tool(get, description="One stored memory by its id. " + scope, annotations=read)
     server.add_tool(forget, description=(
         "Erase memories for good, with everything only they justified: exactly one of `ids`, `conversation`, "
-        "`entity` (those mentioning it), `before` (ISO time) or `everything`. " + scope), annotations=erases)
+        "`entity` (those mentioning it), `before` (ISO time) or `everything`. `missing` names the ids that are "
+        "no memory of the user (never stored, or erased already). " + scope), annotations=erases)
     server.add_tool(history, description=(
         "The versions of the fact a memory states, oldest first: when each was said and until when it held "
         "(superseded by a newer value for the same subject and attribute). " + scope), annotations=read)

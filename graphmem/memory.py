@@ -135,7 +135,8 @@ class Memory:
                entity: str | None = None, before: datetime | None = None, everything: bool = False) -> Forgotten:
         """Forget, leaving no trace: the memories named (by id, by conversation, those mentioning
         an entity, those before a time, or all of the user's), with everything only they
-        justified (graphmem/forgetting.py). Exactly one of the selectors. The erasure is logged
+        justified (graphmem/forgetting.py). Exactly one of the selectors; ids that are no memory
+        of the user (never stored, or forgotten already) are named in `missing`. The erasure is logged
         in `erasures.jsonl` in the graphmem home, without what was erased. A user nothing was
         stored for has nothing to forget: nothing is written, and no user is made."""
         check_user(user)
@@ -149,7 +150,7 @@ class Memory:
         if not self.store.run("user_exists", user_id=user)[0]["known"]:  # nothing to forget: nothing written
             if entity is not None:
                 raise InputError(f"no entity called {entity!r} for user {user!r}")
-            return Forgotten(user, kinds[0])
+            return Forgotten(user, kinds[0], missing=list(dict.fromkeys(memories or [])))
         lifecycle.flush_accesses(self.store, user)  # so that no access noted in this process outlives what is forgotten
         with UserLease(self.store, user) as lease:
             if everything:

@@ -162,6 +162,22 @@ def test_add_reads_an_agents_messages_from_a_file_and_names_the_file_of_a_bad_on
     assert invoke("stats", "--user", f"{user}-bad").exit_code == 1  # nothing was written
 
 
+def test_an_empty_message_and_a_mistyped_memory_id_are_refused_not_passed_over(invoke, user):
+    """`add ""` is a mistake, not a quiet "added 0"; `forget --memory` of an id that is no
+    memory of the user says so and exits 1, after forgetting the ids that are."""
+    for blank in ("", "   "):
+        refused = invoke("add", blank, "--user", user)
+        assert (refused.exit_code, refused.output) == (1, "Error: TEXT is empty: nothing to add\n")
+    assert invoke("stats", "--user", user).exit_code == 1  # nothing was written, no user made
+    assert invoke("add", "I live in Paris.", "--user", user).exit_code == 0
+    uid = json.loads(invoke("list", "--user", user, "--json").output)[0]["id"]
+    typo = invoke("forget", "--memory", uid + "x", "--memory", uid, "--user", user)
+    assert typo.exit_code == 1 and typo.output.startswith(f"forgot 1 memories of {user}")
+    assert typo.output.splitlines()[-1] == f"Error: no memory '{uid}x' for user '{user}' (never stored, or forgotten already)"
+    again = invoke("forget", "--memory", uid, "--user", user, "--json")
+    assert again.exit_code == 1 and f"no memory '{uid}'" in again.output
+
+
 # -- connection options: before the command, after it, and from the environment ------------
 
 

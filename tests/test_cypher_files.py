@@ -111,3 +111,19 @@ def test_loader_strips_comments_and_picks_the_dialect():
     assert query.path.name == "schema.falkordb.cypher"
     assert "//" not in query.text and query.params == ("dimensions",)
     assert queries.load("find", "falkordb").path.name == "find.cypher"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_no_statement_removes_two_properties_of_one_entity(path):
+    """FalkorDB 4.16 removes the wrong properties when one statement removes several of one
+    entity (FalkorDB#1787; `tests/test_living.py` shows what it did to a user's lease), by
+    REMOVE or by SET to null: a statement removes at most one property per variable, and
+    replaces the whole map (`SET n = {...}`) to drop more."""
+    body = "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
+    removed: dict[str, int] = {}
+    for clause in re.findall(r"\bREMOVE\s+([\w.,\s]+?)(?=\n|\bRETURN\b|\bWITH\b|\)|$)", body):
+        for name in re.findall(r"(\w+)\.\w+", clause):
+            removed[name] = removed.get(name, 0) + 1
+    for name in re.findall(r"\b(\w+)\.\w+\s*=\s*null\b", body, re.IGNORECASE):
+        removed[name] = removed.get(name, 0) + 1
+    assert all(n <= 1 for n in removed.values()), removed

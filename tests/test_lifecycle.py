@@ -53,6 +53,9 @@ def test_the_rule_cools_with_disuse_slower_with_use_and_faster_when_superseded()
     assert state(400, last=390 * DAY) == "active"  # recalled ten days ago
     assert lifecycle.state_of(None, None, 0, False, 1e10, s) == "active"  # no time known: never aged
     assert state(-3) == "active"  # a `now` before it was said
+    # a standing instruction cools but is never archived, unless a newer one superseded it
+    assert lifecycle.state_of(said, None, 0, False, 5000 * DAY, s, standing=True) == "cold"
+    assert lifecycle.state_of(said, None, 0, True, 5000 * DAY, s, standing=True) == "archived"
 
 
 def test_lifecycle_settings_are_checked():
@@ -170,6 +173,18 @@ def test_a_superseded_memory_cools_faster(mem):
                                                           "old": by_text["I live in Paris."]})
     mem.maintain(user, now=SAID + timedelta(days=10))
     assert _states(mem, user) == {"I live in Paris.": "warm", "I moved to Berlin.": "active"}
+
+
+def test_a_standing_instruction_is_never_archived_and_still_applies_years_later(mem):
+    """An instruction waits for the question it is about: archived, it would stop applying."""
+    user = _user()
+    mem.add("Always include version numbers when you recommend a library.", user=user, at=SAID)  # the user's
+    _add(mem, user, ["My dog Rex chews slippers."])
+    mem.maintain(user, now=SAID + timedelta(days=3000))
+    assert _states(mem, user) == {"Always include version numbers when you recommend a library.": "cold",
+                                  "My dog Rex chews slippers.": "archived"}
+    got = mem.recall("Which library should I use to parse dates?", user=user, k=3)
+    assert got.memories and got.memories[0].standing
 
 
 def test_archived_memories_leave_recall_unless_asked_for_and_are_never_deleted(mem):

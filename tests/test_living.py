@@ -335,3 +335,39 @@ def test_counts_kept_by_adding_one_message_at_a_time_are_those_a_recount_gives(m
     mem.run("update_entities", user_id=user, entities=[{"vid": r["vid"], "aliases": r["aliases"]} for r in catalog])
     assert kept == counts()
     assert [kept[r["vid"]][0] for r in catalog if r["name"] == "Rex"] == [4]
+
+
+def test_forgetting_leaves_the_user_free_and_an_emptied_trie_node_only_its_place(mem, cx, user):
+    """FalkorDB 4.16 removes the wrong properties when one statement removes several of one
+    node (FalkorDB#1787). Giving the lease back removed its end and kept its token, so the
+    user stayed locked for good after a forget of its last memory. Unstoring a simplex
+    removed six properties of its node in one statement; it now writes the node's map whole."""
+    mem.add("I live in Paris.", user=user)
+    mem.forget(user, memories=[mem.memories(user)[0].id])
+    (lease,) = mem.driver.run("MATCH (u:User {id: $u}) RETURN u.lease AS token", {"u": user})
+    assert lease["token"] is None  # given back: the next writer does not wait
+    cx.insert(["Ann", "Bo"], kind="turn", meta={"source": "chat.txt:1"})
+    cx.insert(["Ann", "Bo", "Cy"], kind="turn", meta={"source": "chat.txt:2"})
+    assert cx.remove(["Ann", "Bo"]) == 1  # its node stays: the trie's way to {Ann, Bo, Cy}
+    rows = mem.driver.run("MATCH (n:SimplexNode {user_id: $u}) WHERE n.depth = 2 RETURN keys(n) AS keys, n.count AS count",
+                          {"u": user})
+    emptied = [set(r["keys"]) for r in rows if r["count"] == 0]
+    assert emptied and all(keys <= {"user_id", "key", "vertex", "depth", "path", "ring_head", "count"} for keys in emptied)
+    assert [sorted(c.names) for c in cx.cofaces(["Ann", "Bo"])] == [["Ann", "Bo", "Cy"]]
+
+
+def test_an_entitys_kind_after_a_forget_is_the_kind_a_fresh_store_reads(mem):
+    """Emma read as a person in a forgotten memory, and otherwise in the one kept: the kind
+    goes with the memory it was read from, as her aliases and counts do."""
+    told = [("Bob", "That's lovely! My daughter Emma plays the violin every evening.")]
+    kept = [("Bob", "I finally visited Tokyo with Emma.")]
+    forgot, fresh = f"kind-{uuid.uuid4().hex[:8]}", f"kind-{uuid.uuid4().hex[:8]}"
+    mem.add(told, user=forgot, conversation="c1", at=datetime(2024, 1, 5, tzinfo=timezone.utc))
+    for user in (forgot, fresh):
+        mem.add(kept, user=user, conversation="c2", at=datetime(2024, 6, 5, tzinfo=timezone.utc))
+    mem.forget(forgot, conversation="c1")
+    kinds = {user: mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN e.name AS name, e.kind AS kind ORDER BY name",
+                                  {"u": user}) for user in (forgot, fresh)}
+    assert kinds[forgot] == kinds[fresh] and any(r["name"] == "Emma" for r in kinds[fresh])
+    bob = mem.driver.run("MATCH (e:Entity {user_id: $u, name: 'Bob'}) RETURN e.kind AS kind", {"u": forgot})
+    assert [r["kind"] for r in bob] in ([], ["PERSON"])  # a speaker stays a person

@@ -43,6 +43,8 @@ def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_js
             raise click.ClickException(f"{name}:{exc.lineno}: bad JSON: {exc.msg}") from None
         if isinstance(messages, dict) and "messages" in messages:
             messages = messages["messages"]
+    elif not text.strip():
+        raise click.ClickException("TEXT is empty: nothing to add")
     else:
         messages = [(speaker, text)]
     mem = open_memory(ctx)
@@ -189,6 +191,9 @@ def forget_command(ctx, memory_ids, conversation, entity, before, everything, ye
         f"forgot {d['memories']} memories of {user}" + (f" ({d['nodes']} nodes)" if d["nodes"] else
                                                         f"; {d['entities']} entities and {d['simplices']} simplices "
                                                         f"went with them")))
+    if done.missing:  # a mistyped id is not a success: what was found is forgotten all the same
+        names = ", ".join(repr(uid) for uid in done.missing)
+        raise click.ClickException(f"no memory {names} for user {user!r} (never stored, or forgotten already)")
 
 
 @click.command("history")

@@ -129,8 +129,11 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
     entities = {e.norm: e for x in extractions for name, kind in _named(x) for e in [resolved[(name, kind)]]}
     for turn, x, uid in zip(batch, extractions, uids):
         said: dict[str, list[str]] = {}  # entity norm -> the names the turn calls it by
+        read_as: dict[str, str] = {}  # entity norm -> the kind the turn read (settle_entities.cypher)
         for name, kind in _named(x):  # a claim's subject is mentioned by the turn that claims it
-            names = said.setdefault(resolved[(name, kind)].norm, [])
+            norm = resolved[(name, kind)].norm
+            names = said.setdefault(norm, [])
+            read_as.setdefault(norm, kind)
             if name not in names:
                 names.append(name)
         plan.claims += [{"uid": uid, "subject": resolved[(c.subject, c.kind)].norm, "slot": c.slot, "n": n,
@@ -138,7 +141,8 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
                          "needs_cue": c.needs_cue} for n, c in enumerate(x.claims)]
         counts = x.terms
         plan.postings.append({"uid": uid, "terms": [[w, n] for w, n in counts.items()]})
-        plan.rows.append({**_memory_row(conversation, turn, x, uid, said), "length": sum(counts.values())})
+        plan.rows.append({**_memory_row(conversation, turn, x, uid, said), "read_as": read_as,
+                          "length": sum(counts.values())})
         for s, label, o in x.relations:
             a, b = resolved[(x.mentions[s].name, x.mentions[s].kind)], resolved[(x.mentions[o].name, x.mentions[o].kind)]
             if a.norm != b.norm:

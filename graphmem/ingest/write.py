@@ -44,8 +44,9 @@ def _write(store: Store, cx: Complex, plan: BatchPlan, again: bool) -> dict[str,
     names = {e["norm"]: e["name"] for e in plan.entities}
     by_name = cx.ensure_entities(list(names.values()), {e["name"]: e["kind"] for e in plan.entities}, pending=True)
     vid = {norm: by_name[name] for norm, name in names.items()}
-    rows = [{**row, "mentions": sorted(({"vid": vid[n], "names": names} for n, names in row["mentions"].items()),
-                                       key=lambda m: m["vid"])} for row in plan.rows]
+    rows = [{**row, "mentions": sorted(({"vid": vid[n], "names": names, "kind": row["read_as"][n]}
+                                        for n, names in row["mentions"].items()), key=lambda m: m["vid"])}
+            for row in plan.rows]
     written = store.run("ingest_memories", user_id=user, memories=rows)[0]
     counts["mentions"], counts["memories_added"] = int(written["mentions"]), int(written["added"])
     store.run("ingest_terms", user_id=user, postings=plan.postings)
