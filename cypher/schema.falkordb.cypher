@@ -31,4 +31,13 @@ CREATE INDEX FOR (n:SimplexNode) ON (n.ring_head);
 CREATE VECTOR INDEX FOR (m:Memory) ON (m.embedding) OPTIONS {dimension: $dimensions, similarityFunction: 'cosine'};
 CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) OPTIONS {dimension: $dimensions, similarityFunction: 'cosine'};
 CALL db.idx.fulltext.createNodeIndex({label: 'Memory', language: 'english'}, 'text', 'restated');
-CALL db.idx.fulltext.createNodeIndex({label: 'Entity', language: 'english'}, 'name', 'alias_text')
+CALL db.idx.fulltext.createNodeIndex({label: 'Entity', language: 'english'}, 'name', 'alias_text');
+// Every relationship type, and the labels no index above names, made known before any statement
+// is planned: FalkorDB caches a statement's plan, and a plan made while a relationship type did
+// not exist yet goes on finding none of it once it does (a lifecycle pass planned before the
+// store's first supersession never saw one). Made and deleted at once: nothing stays.
+CREATE (t:GraphmemTypes:Sentence:Graphmem)
+CREATE (t)-[:CLAIMS]->(t), (t)-[:HAS_SENTENCE]->(t), (t)-[:HAS_TERM]->(t), (t)-[:IN_SESSION]->(t),
+       (t)-[:LABEL]->(t), (t)-[:MENTIONS]->(t), (t)-[:NEXT_SAME_LABEL]->(t), (t)-[:PARENT]->(t),
+       (t)-[:RELATES]->(t), (t)-[:SUMMARIZES]->(t), (t)-[:SUPERSEDES]->(t), (t)-[:WITNESSED_BY]->(t)
+DETACH DELETE t

@@ -187,6 +187,19 @@ def test_a_standing_instruction_is_never_archived_and_still_applies_years_later(
     assert got.memories and got.memories[0].standing
 
 
+def test_a_pass_planned_before_the_stores_first_supersession_sees_it(tmp_path):
+    """FalkorDB caches a statement's plan, and one made while no SUPERSEDES relationship existed
+    went on finding none once one did: on a store of its own (a shared one has them already),
+    a pass over one user before another's fact changes, then a pass over that user."""
+    with Memory(settings=Settings(home=tmp_path)) as fresh:
+        _add(fresh, "first", ["My dog Rex chews slippers."])
+        fresh.maintain("first", now=SAID + timedelta(days=10))
+        _add(fresh, "second", ["I live in Paris."])
+        _add(fresh, "second", ["I moved to Berlin."], at=SAID + timedelta(days=1))
+        fresh.maintain("second", now=SAID + timedelta(days=10))
+        assert _states(fresh, "second") == {"I live in Paris.": "warm", "I moved to Berlin.": "active"}
+
+
 def test_archived_memories_leave_recall_unless_asked_for_and_are_never_deleted(mem):
     user = _user()
     _add(mem, user, ["I live in Paris near the Louvre.", "My dog Rex chews slippers."])
