@@ -12,5 +12,7 @@ LIMIT $limit
 RETURN m.uid AS uid, m.observed_at AS said_at, m.last_accessed AS last_accessed,
        coalesce(m.accesses, 0) AS accesses, m.state AS state, coalesce(m.standing, false) AS standing,
        [(m)-[c:CLAIMS]->(e:Entity) | toString(e.vid) + '|' + c.slot] AS claimed,
-       [(m)<-[s:SUPERSEDES]-(newer:Memory {user_id: $user_id, complete: true}) | toString(s.subject) + '|' + s.slot] AS retired
+       // '' for an edge with no key (it retires all): FalkorDB leaves a null out of the list
+       [(m)<-[s:SUPERSEDES]-(newer:Memory {user_id: $user_id, complete: true}) |
+        coalesce(toString(s.subject) + '|' + s.slot, '')] AS retired
 ORDER BY uid

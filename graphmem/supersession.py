@@ -127,7 +127,8 @@ def all_retired(claimed: Iterable[str], retired: Iterable[str]) -> bool:
     keys of the supersessions that point at it: every key it claims has a newer value (a memory
     with no claim read, any)."""
     claimed, retired = set(claimed), set(retired)
-    return bool(retired) and (None in retired or claimed <= retired)  # an edge with no key retires it all
+    # an edge with no key (None, or '' where the statement could not return a null) retires it all
+    return bool(retired) and (None in retired or "" in retired or claimed <= retired)
 
 
 @dataclass

@@ -127,3 +127,16 @@ def test_no_statement_removes_two_properties_of_one_entity(path):
     for name in re.findall(r"\b(\w+)\.\w+\s*=\s*null\b", body, re.IGNORECASE):
         removed[name] = removed.get(name, 0) + 1
     assert all(n <= 1 for n in removed.values()), removed
+
+
+def test_the_falkordb_schema_makes_every_relationship_type_known():
+    """A FalkorDB plan made before a relationship type exists never finds it (docs/design.md,
+    "FalkorDB's own defects"): the schema registers every type a statement names."""
+    used = set()
+    for path in FILES:
+        body = "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
+        for types in re.findall(r"\[\w*:([A-Z_|:]+)", body):
+            used.update(t for t in re.split(r"[|:]", types) if t)
+    schema = (ROOT / "cypher" / "schema.falkordb.cypher").read_text()
+    registered = set(re.findall(r"\(t\)-\[:([A-Z_]+)\]->\(t\)", schema))
+    assert used and used <= registered, sorted(used - registered)

@@ -163,16 +163,18 @@ def test_maintain_is_idempotent_and_a_dry_run_writes_nothing(mem):
 
 
 def test_a_superseded_memory_cools_faster(mem):
+    """Superseded by the edge ingest writes (Berlin after Paris), or by an edge with no key (an
+    older store's, written here by hand), which retires all the memory said."""
     user = _user()
-    _add(mem, user, ["I live in Paris."])
-    _add(mem, user, ["I moved to Berlin."], at=SAID + timedelta(days=1))
+    _add(mem, user, ["I live in Paris.", "The weather was lovely."])
+    _add(mem, user, ["I moved to Berlin.", "We watched a film."], at=SAID + timedelta(days=1))
     by_text = {m.text: m.id for m in mem.memories(user)}
-    # the edge recall's supersession writes (issue 18 item 1), written here by hand
     mem.driver.run("MATCH (new:Memory {user_id: $u, uid: $new}), (old:Memory {user_id: $u, uid: $old}) "
-                   "CREATE (new)-[:SUPERSEDES]->(old)", {"u": user, "new": by_text["I moved to Berlin."],
-                                                          "old": by_text["I live in Paris."]})
+                   "CREATE (new)-[:SUPERSEDES]->(old)", {"u": user, "new": by_text["We watched a film."],
+                                                          "old": by_text["The weather was lovely."]})
     mem.maintain(user, now=SAID + timedelta(days=10))
-    assert _states(mem, user) == {"I live in Paris.": "warm", "I moved to Berlin.": "active"}
+    assert _states(mem, user) == {"I live in Paris.": "warm", "I moved to Berlin.": "active",
+                                  "The weather was lovely.": "warm", "We watched a film.": "active"}
 
 
 def test_a_standing_instruction_is_never_archived_and_still_applies_years_later(mem):
