@@ -97,7 +97,7 @@ async def every_tool(client: Client) -> None:
     assert "no memory" in await refused(client, "get", user=alice, id=rome["memory_ids"][0])
     assert "name the user" in await refused(client, "recall", question="Where do I live?")
     gone = await call(client, "forget", user=alice, ids=[rome["memory_ids"][0]])
-    assert gone["memories"] == 0
+    assert gone["memories"] == 0 and gone["missing"] == [rome["memory_ids"][0]]  # bob's id: none of alice's
     assert len((await call(client, "list", user=bob))["memories"]) == 1
 
     gone = await call(client, "forget", user=alice, ids=[berlin["memory_ids"][0]])
