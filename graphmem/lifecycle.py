@@ -22,14 +22,13 @@ replaced fact cools faster. With the default settings a memory is
 
 so a fact never recalled is archived a year after it was said, one recalled seven times four
 years after its last recall, and a superseded one never recalled after three months. A standing
-instruction ("always answer in French") stays cold at most until a newer one supersedes it: it
-applies to questions that may come years later, and an archived one would stop applying
-without a word. The state
-is a function of the memory and the time: recalling an archived memory (`include_archived`)
-brings it back at the next pass. A memory without a time (a transcript without dates) that
-was never recalled stays active. "Said" is when the conversation says it was said: an old
-transcript ingested today starts old (`graphmem maintain --dry-run` first shows what a pass
-would do).
+instruction ("always answer in French") cools no further than cold until a newer one
+supersedes it: it applies to questions that may come years later, and archived it would stop
+applying without a word. The state is a function of the memory and the time: recalling an
+archived memory (`include_archived`) brings it back at the next pass. A memory without a time
+(a transcript without dates) that was never recalled stays active. "Said" is when the
+conversation says it was said: an old transcript ingested today starts old (`graphmem
+maintain --dry-run` first shows what a pass would do).
 
 Archived memories leave recall (`include_archived=True` brings them back) and are never
 deleted: `Memory.memories(state="archived")` and `graphmem list --state archived` list them,
