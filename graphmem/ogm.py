@@ -147,9 +147,11 @@ class _StoredRel(StructuredRel):
 # --- relationships with properties ---------------------------------------------------------
 
 class Mention(_StoredRel):
-    """(:Memory)-[:MENTIONS]->(:Entity): the names the memory called the entity by."""
+    """(:Memory)-[:MENTIONS]->(:Entity): the names the memory called the entity by, and the kind
+    it read the entity as (PERSON, GPE, ...; none on mentions written before graphmem kept it)."""
 
     names = ArrayProperty(StringProperty())
+    kind = StringProperty()
 
 
 class Claim(_StoredRel):
