@@ -140,3 +140,12 @@ def test_the_falkordb_schema_makes_every_relationship_type_known():
     schema = (ROOT / "cypher" / "schema.falkordb.cypher").read_text()
     registered = set(re.findall(r"\(t\)-\[:([A-Z_]+)\]->\(t\)", schema))
     assert used and used <= registered, sorted(used - registered)
+
+
+def test_the_falkordb_driver_skips_the_registration_once_every_name_is_known():
+    """The registration writes: the driver runs it only where a name is still unknown, and so
+    must read every name the statement makes known."""
+    from graphmem.drivers.falkor import _made_known
+
+    made = [names for s in queries.load("schema", "falkordb").statements() if (names := _made_known(s)) is not None]
+    assert len(made) == 1 and {"SUPERSEDES", "WITNESSED_BY", "Sentence", "GraphmemTypes"} <= made[0]

@@ -131,9 +131,11 @@ class FalkorDriver(Driver):
         # chat text); the embedded server now runs without it (embedded.py, CMD_INFO)
         self._db.connection.delete(f"telemetry{{{self.graph_name}}}")
         existing = self._existing_indexes()
+        known = self._known_names()
         for statement in statements:
-            if _index_signature(statement) in existing:
-                continue
+            made = _made_known(statement)
+            if _index_signature(statement) in existing or (made is not None and made <= known):
+                continue  # a registration is a write: only where a name is still unknown
             try:
                 self._graph.query(statement, dict(params))
             except redis.exceptions.ResponseError:
@@ -157,6 +159,12 @@ class FalkorDriver(Driver):
                     if (label, tuple(sorted(props))) in self._constraints():
                         raise
         self.wait_for_indexes()
+
+    def _known_names(self) -> set[str]:
+        """The labels and relationship types the graph has known at some time."""
+        labels = self.run("CALL db.labels() YIELD label RETURN label AS name")
+        types = self.run("CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType AS name")
+        return {row["name"] for row in labels + types}
 
     def _constraints(self) -> set[tuple[str, tuple[str, ...]]]:
         return {(row["label"], tuple(sorted(row["properties"]))) for row in
@@ -223,6 +231,17 @@ def _plain_rows(response) -> list[dict] | None:
         return [dict(zip(header, map(_plain, row))) for row in response[1]]
     except _NotPlain:
         return None
+
+
+def _made_known(statement: str) -> frozenset[str] | None:
+    """The labels and relationship types a registering statement of cypher/schema.falkordb.cypher
+    makes known (it creates a node `t` and its edges only to delete them); None for any other."""
+    import re
+
+    node = re.match(r"CREATE \(t:([\w:]+)\)", statement.lstrip())
+    if node is None or "DETACH DELETE t" not in statement:
+        return None
+    return frozenset(node[1].split(":")) | frozenset(re.findall(r"\[:(\w+)\]", statement))
 
 
 def _index_signature(statement: str) -> tuple[str, str, str] | None:
