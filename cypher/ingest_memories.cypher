@@ -5,9 +5,10 @@
 // names the memory called the entity by: forgetting the memory takes back those aliases.
 // $memories rows: {uid, text, restated, speaker, conversation, digest, message_id, session,
 //                  session_date, source_id, position, observed_at, refers_to, time_text,
-//                  caption, length, standing, preference, mentions: [{vid, names}]}
+//                  caption, addressee, length, standing, preference, mentions: [{vid, names, kind}]}
 // (standing: true for a standing instruction, extract.standing_instruction; preference: true for a
-// stated preference, extract.stated_preference; else null, not stored)
+// stated preference, extract.stated_preference; else null, not stored; addressee: whom the
+// memory's "you" means, null when it says no "you" or the conversation has not two speakers)
 // params: user_id, memories
 // mode: write
 UNWIND $memories AS row
@@ -20,7 +21,7 @@ MERGE (m:Memory {user_id: $user_id, uid: row.uid})
                 m.conversation = row.conversation, m.digest = row.digest, m.message_id = row.message_id,
                 m.session = row.session, m.session_date = row.session_date, m.source_id = row.source_id,
                 m.position = row.position, m.observed_at = row.observed_at, m.refers_to = row.refers_to,
-                m.time_text = row.time_text, m.caption = row.caption, m.length = row.length,
+                m.time_text = row.time_text, m.caption = row.caption, m.addressee = row.addressee, m.length = row.length,
                 m.standing = row.standing, m.preference = row.preference
 MERGE (m)-[:IN_SESSION]->(s)
 WITH collect([m, row.mentions]) AS written, sum(CASE WHEN fresh THEN 1 ELSE 0 END) AS added,

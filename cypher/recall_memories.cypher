@@ -8,4 +8,5 @@ MATCH (m:Memory {user_id: $user_id, uid: uid})
 WHERE m.complete = true
 RETURN m.uid AS uid, m.text AS text, m.restated AS restated, m.speaker AS speaker, m.source_id AS source_id,
        m.session AS session, m.session_date AS session_date, m.position AS position,
-       m.refers_to AS refers_to, m.time_text AS time_text, m.caption AS caption, m.state AS state
+       m.refers_to AS refers_to, m.time_text AS time_text, m.caption AS caption, m.addressee AS addressee,
+       m.state AS state

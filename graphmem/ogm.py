@@ -235,6 +235,7 @@ class Memory(_StoredNode):
     refers_to = DateTimeProperty()
     time_text = StringProperty()
     caption = StringProperty()
+    addressee = StringProperty()  # whom its "you" means, when it says you to the other of two speakers
     length = IntegerProperty()
     standing = BooleanProperty()  # a standing instruction; None otherwise
     preference = BooleanProperty()  # a stated preference; None otherwise

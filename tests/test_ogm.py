@@ -35,7 +35,7 @@ JAN, JUN = datetime(2024, 1, 5, tzinfo=timezone.utc), datetime(2024, 6, 5, tzinf
 def populate(mem: Memory) -> str:
     """A user whose memory holds every kind of node and relationship graphmem writes: a transcript,
     a photo's caption, a message with its own id, a fact and its update, a standing instruction,
-    a preference, a recall counted and a maintenance pass."""
+    a preference, a question to the other of two speakers, a recall counted and a maintenance pass."""
     user = f"ogm-{uuid.uuid4().hex[:12]}"
     mem.ingest(CHAT, user=user)
     mem.ingest([Turn(source_id="photo-1", speaker="Alice", text="Rex loved the park today!", session="park",
@@ -43,10 +43,12 @@ def populate(mem: Memory) -> str:
     mem.add([{"role": "user", "name": "Robin", "content": "I live in Paris.", "id": "robin-1"}],
             user=user, conversation="life", at=JAN)
     mem.add([("Robin", "I moved to Berlin last month.")], user=user, conversation="life", at=JUN)
+    mem.add([("Sam", "Do you like Berlin?"), ("Robin", "I do.")], user=user, conversation="visit", at=JUN)
     mem.add("Always answer in metric units when I ask about distances.", user=user, conversation="rules", at=JUN)
     mem.add("I prefer trains to planes for short trips.", user=user, conversation="rules", at=JUN)
     mem.recall("Where did Alice adopt Rex?", user=user, k=3)
     mem.maintain(user)  # writes the recall's access counts first
+    mem.consolidate(user, rebuild=False)  # the abstracts of what `add` left waiting, stored
     return user
 
 

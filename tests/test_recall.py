@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
+from graphmem import Turn
 from graphmem.models import Models
 from graphmem.recall import trim_to_budget
 from graphmem.recall.analysis import analyse
@@ -143,7 +146,26 @@ def test_fused_answer_explains_its_channels(memory_user):
     first = got.memories[0]
     assert {"semantic", "lexical", "entity", "simplicial"} <= set(first.channels)
     assert first.session_date.startswith("2023-05-08") and first.speaker == "Alice"
-    assert "Alice adopted a puppy" in got.context()
+    assert got.context().startswith("[2023-05-08] Alice: I adopted a puppy named Rex")
+
+
+def test_context_gives_the_words_as_said_by_whom_and_to_whom(mem, user):
+    """context() shows a reader each memory's words as said, after who said them and, when they
+    say "you" to the other of two speakers, to whom: not the restatement recall searches by
+    ("Sam live in Paris"). With a third speaker, "you" could mean either other: no "to"."""
+    at = datetime(2024, 3, 1, tzinfo=timezone.utc)
+    mem.add([("Sam", "I live in Paris and work at Acme."),
+             ("Robin", "You should visit the Louvre with your sister.")], user=user, conversation="two", at=at)
+    mem.ingest([Turn("g1", "Ana", "Do you like the photo of my violin?", "1", at, 1, caption="a violin on a table"),
+                Turn("g2", "Ben", "I do.", "1", at, 2), Turn("g3", "Cy", "Me too.", "1", at, 3)],
+               user=user, conversation="three")
+    lines = {m.speaker: m.context_line() for m in mem.recall("Who should visit the Louvre?", user=user, k=5).memories}
+    assert lines["Robin"] == "[2024-03-01] Robin (to Sam): You should visit the Louvre with your sister."
+    assert lines["Sam"] == "[2024-03-01] Sam: I live in Paris and work at Acme."
+    got = mem.recall("What is in Ana's photo?", user=user, k=5)
+    assert got.memories[0].context_line() == \
+        "[2024-03-01] Ana: Do you like the photo of my violin? [image: a violin on a table]"
+    assert got.memories[0].restated.startswith("Ana: Do you like the photo of Ana's violin?")  # what recall searches
 
 
 def test_analysis_types_entities_and_times(memory_user):

@@ -125,7 +125,7 @@ def test_a_memory_that_said_two_things_is_superseded_only_in_what_changed(mem, u
     got = mem.recall("Where do I live?", user=user, asker="Robin", k=3)
     assert got.memories[0].uid == both
     assert got.memories[0].valid_until is None and got.memories[0].partly_superseded.startswith("2024-12-05")
-    assert "Berlin and Robin work at Google now. (superseded in part 2024-12-05)" in got.context()
+    assert "Robin: I moved to Berlin and I work at Google now. (superseded in part 2024-12-05)" in got.context()
     assert "(superseded 2024-06-05)" in next(m for m in got.memories if m.uid == paris).context_line()
 
 

@@ -64,6 +64,7 @@ class Extraction:
     claims: list[Claim] = field(default_factory=list)  # what it says of someone (claims.py)
     standing: bool = False  # a standing instruction ("Always include version numbers when I ask ...")
     preference: bool = False  # a stated preference ("I prefer writing in the mornings")
+    addressee: str | None = None  # whom its "you" means, when it says you and the restatement could tell
 
 
 def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None) -> Extraction:
@@ -75,6 +76,8 @@ def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None
     out.refers_to, out.time_text = resolve_time(doc, date)
     out.standing = speaker == USER_ROLE and standing_instruction(doc)
     out.preference = speaker == USER_ROLE and not out.standing and stated_preference(doc)
+    if addressee and any(t.lower_ in SECOND for t in doc):
+        out.addressee = addressee
     return out
 
 

@@ -219,7 +219,7 @@ def _memory_row(conversation: str, turn: Turn, x: Extraction, uid: str, mentions
         "session": session_key(conversation, turn), "source_id": turn.source_id, **placement(turn),
         "session_date": turn.session_date.isoformat() if turn.session_date else None,
         "refers_to": to_epoch(x.refers_to) if x.refers_to else None, "time_text": x.time_text,
-        "caption": turn.caption, "standing": x.standing or None,
+        "caption": turn.caption, "addressee": x.addressee, "standing": x.standing or None,
         "preference": x.preference or None, "mentions": mentions}
 
 

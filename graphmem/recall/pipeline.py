@@ -296,7 +296,8 @@ def details(store: Store, user: str, top: list[tuple[str, float]], rankings: dic
                             refers.date().isoformat() if refers else None, row["caption"], why.get(uid, {}),
                             until.isoformat() if until else None,
                             v.superseded_by[-1]["uid"] if v is not None and v.superseded_by else None,
-                            v.supersedes if v is not None else [], partly.isoformat() if partly else None))
+                            v.supersedes if v is not None else [], partly.isoformat() if partly else None,
+                            row["addressee"]))
     return out
 
 

@@ -34,6 +34,7 @@ class Recalled:
     # when a newer memory gave a new value for one thing it said while the rest still holds
     # ("I moved to Berlin and I work at Google" after "I work at Apple now"): not superseded
     partly_superseded: str | None = None
+    addressee: str | None = None  # whom its "you" means, when it says you to the other of two speakers
 
     @property
     def standing(self) -> bool:
@@ -54,8 +55,16 @@ class Recalled:
         elif self.preference:
             said = f"Stated preference: {self.text}"
         else:
-            said = self.restated or self.text
+            said = self.said()
         return f"{date}{said}{until}"
+
+    def said(self) -> str:
+        """Who said it, to whom when it says "you", and its words as said: "Robin (to Sam): I do!
+        You should visit the Louvre." The restatement ("Robin do! Sam should visit ...") is what
+        recall searches by; a reader gets the words, and the speaker says who "I" is."""
+        who = f"{self.speaker} (to {self.addressee})" if self.speaker and self.addressee else self.speaker
+        said = f"{who}: {self.text}" if who else self.text
+        return f"{said} [image: {self.caption}]" if self.caption else said
 
 
 @dataclass(frozen=True)
