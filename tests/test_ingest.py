@@ -19,6 +19,7 @@ import pytest
 from graphmem import Memory, Settings
 from graphmem.errors import ConfigError, InputError
 from graphmem.ingest import ingest, read_transcript
+from graphmem.ingest.extract import mentions
 from graphmem.ingest.summary import LOADING, IngestSummary
 from graphmem.models import Models
 from graphmem.store import Store
@@ -109,6 +110,23 @@ def test_known_answers(mem, user, conversation):
     assert {"a": "Carol", "label": "love", "b": "Rome"} in relations
     assert {"a": "Alice", "label": "love", "b": "Paris"} in relations
     assert cx.verify() == []
+
+
+@pytest.mark.parametrize("text, names", [
+    ("My cousin Tamsin moved to Leeds.", ["Tamsin"]),  # the tagger reads a place
+    ("My friend Anouk lives in Utrecht.", ["Anouk"]),  # an organisation
+    ("Leah, my sister, lives in Toronto.", ["Leah"]),  # a proper noun, no kind
+    ("My kids Ana and Bo love the zoo.", ["Ana", "Bo"]),
+    ("My boss Priya Nair works at Stripe.", ["Priya Nair"]),
+])
+def test_a_name_beside_a_kin_word_is_a_persons(mem, text, names):
+    found = [(m.name, m.kind) for m in mentions(mem.models.nlp()(text), "Robin", None)]
+    assert [(n, "PERSON") for n in names] == [m for m in found if m[0] in names]
+
+
+def test_a_name_beside_a_pet_is_no_persons(mem):
+    found = [(m.name, m.kind) for m in mentions(mem.models.nlp()("My dog Biscuit lives in Ohio."), "Robin", None)]
+    assert ("Biscuit", "PERSON") not in found
 
 
 def ingest_mel(mem, user: str, tmp_path: Path) -> None:

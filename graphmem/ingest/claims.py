@@ -358,12 +358,9 @@ def _person(token: "Token", speaker: str, addressee: str | None, by_token: dict)
     """The person a subject token is: I/we -> the speaker, you -> the addressee, a mention of a
     person (a name, "Robin's sister")."""
     low = token.lower_
-    itself = by_token.get(token.i)
     for child in token.children:  # "my sister Emma": Emma
         named = by_token.get(child.i) if child.dep_ == "appos" else None
-        # a name beside a person is a person's, though the tagger did not read it so ("my sister Leah")
-        if named is not None and (named.kind == "PERSON" or named.kind == "PROPN" and itself is not None
-                                  and itself.kind == "PERSON"):
+        if named is not None and named.kind == "PERSON":
             return (named.name, named.kind)
     if low in SPEAKING:
         return (speaker, "PERSON")

@@ -26,6 +26,7 @@ KIN = {"sister", "brother", "mom", "mother", "dad", "father", "son", "daughter",
        "child", "husband", "wife", "partner", "boyfriend", "girlfriend", "friend", "friends", "family",
        "grandma", "grandmother", "grandpa", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew",
        "parents", "boss", "mentor", "dog", "cat", "pet", "pets", "team", "coworker", "colleague"}
+NOT_PEOPLE = {"dog", "cat", "pet", "pets", "team", "family"}  # kin of a kind: a name beside them is no person's
 FIRST = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s"}
 SECOND = {"you": "{a}", "yourself": "{a}", "your": "{a}'s", "yours": "{a}'s"}
 VERB_AFTER = {("'m", "am"): "is", ("'re", "are"): "is", ("'ve", "have"): "has", ("'ll",): "will", ("'d",): "would",
@@ -249,13 +250,18 @@ def mentions(doc: Doc, speaker: str, addressee: str | None) -> list[Mention]:
         taken.update(tokens)
         found.append(Mention(name, kind, tokens))
 
+    # a name beside a kin word is a person's, whatever spaCy's small model took it for (it reads
+    # many names as places or organisations, and some as no entity at all)
+    people = {i for kin in doc if kin.lower_ in KIN and kin.lower_ not in NOT_PEOPLE
+              for name in _named(kin) for i in range(name.start, name.end)}
     for ent in doc.ents:
         if ent.label_ in ("DATE", "TIME"):
             taken.update(range(ent.start, ent.end))  # times are resolved, not entities
         elif ent.label_ in ENTITY_LABELS:
             span = _trim(ent)
             if span is not None:
-                add(span.text, ENTITY_LABELS[ent.label_], range(span.start, span.end))
+                tokens = range(span.start, span.end)
+                add(span.text, "PERSON" if people.intersection(tokens) else ENTITY_LABELS[ent.label_], tokens)
     for token in doc:
         if token.lower_ in KIN and token.i not in taken:
             owner = _owner(token, speaker, addressee)
@@ -263,7 +269,7 @@ def mentions(doc: Doc, speaker: str, addressee: str | None) -> list[Mention]:
                 add(f"{owner}'s {token.lemma_.lower()}", "PERSON", range(token.i, token.i + 1))
     for run in _propn_runs(doc):
         if not any(i in taken for i in run):
-            add(doc[run.start:run.stop].text, "PROPN", run)
+            add(doc[run.start:run.stop].text, "PERSON" if people.intersection(run) else "PROPN", run)
     for token in doc:
         if token.pos_ == "NOUN" and not token.is_stop and token.i not in taken and len(token.lemma_) > 2 \
                 and token.lemma_.isalpha() and token.lemma_.lower() not in VAGUE \
@@ -278,6 +284,24 @@ def mentions(doc: Doc, speaker: str, addressee: str | None) -> list[Mention]:
     if addressee and lows & SECOND.keys():
         found.append(Mention(addressee, "PERSON", range(0)))
     return found
+
+
+def _named(kin: Token) -> list[Span]:
+    """The names a kin word stands beside, as the parse joins them: "my sister Leah", "Leah, my
+    sister", "my kids Ana and Bo" (each with its other proper nouns: "my boss Priya Nair")."""
+    beside = [c for c in kin.children if c.dep_ == "appos"] + ([kin.head] if kin.dep_ == "appos" else [])
+    name = next((t for t in beside if t.pos_ == "PROPN"), None)
+    if name is None:
+        return []
+    names = [name] + [c for c in name.children if c.dep_ == "conj" and c.pos_ == "PROPN"]
+    return [name.doc[_first_of_name(n):n.i + 1] for n in names]
+
+
+def _first_of_name(last: Token) -> int:
+    start = last.i
+    while start > 0 and last.doc[start - 1].pos_ == "PROPN" and last.doc[start - 1].head == last:
+        start -= 1
+    return start
 
 
 def _trim(ent: Span) -> Span | None:
