@@ -287,8 +287,11 @@ def mentions(doc: Doc, speaker: str, addressee: str | None) -> list[Mention]:
 
 
 def _named(kin: Token) -> list[Span]:
-    """The names a kin word stands beside, as the parse joins them: "my sister Leah", "Leah, my
-    sister", "my kids Ana and Bo" (each with its other proper nouns: "my boss Priya Nair")."""
+    """The names a kin word of someone's stands beside, as the parse joins them: "my sister Leah",
+    "Leah, my sister", "my kids Ana and Bo" (each with its other proper nouns: "my boss Priya
+    Nair"); none beside one of no one's ("shows like "Friends," "Game of Thrones"")."""
+    if not any(c.dep_ == "poss" for c in kin.children):
+        return []
     beside = [c for c in kin.children if c.dep_ == "appos"] + ([kin.head] if kin.dep_ == "appos" else [])
     name = next((t for t in beside if t.pos_ == "PROPN"), None)
     if name is None:
