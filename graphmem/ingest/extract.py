@@ -26,7 +26,7 @@ KIN = {"sister", "brother", "mom", "mother", "dad", "father", "son", "daughter",
        "child", "husband", "wife", "partner", "boyfriend", "girlfriend", "friend", "friends", "family",
        "grandma", "grandmother", "grandpa", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew",
        "parents", "boss", "mentor", "dog", "cat", "pet", "pets", "team", "coworker", "colleague"}
-NOT_PEOPLE = {"dog", "cat", "pet", "pets", "team", "family"}  # kin of a kind: a name beside them is no person's
+NOT_PEOPLE = {"dog", "cat", "pet", "pets", "team", "family"}  # pets and groups: a name beside them is no person's
 FIRST = {"i": "{s}", "me": "{s}", "myself": "{s}", "my": "{s}'s", "mine": "{s}'s"}
 SECOND = {"you": "{a}", "yourself": "{a}", "your": "{a}'s", "yours": "{a}'s"}
 VERB_AFTER = {("'m", "am"): "is", ("'re", "are"): "is", ("'ve", "have"): "has", ("'ll",): "will", ("'d",): "would",
