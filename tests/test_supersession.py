@@ -233,18 +233,6 @@ def test_facts_that_look_alike_retire_nothing(mem, user, older, newer):
     assert not _supersedes(mem, user, new, old) and not _supersedes(mem, user, old, new)
 
 
-def test_a_name_beside_a_kin_word_is_the_person_a_later_message_names(mem, user):
-    """spaCy's small model does not read "Leah" in "My sister Leah lives in Toronto" as a person's
-    name; beside "my sister" it is one, so "Leah moved to Vancouver" gives her a new home, and
-    her employer still holds."""
-    toronto = _say(mem, user, "My sister Leah lives in Toronto and works at Shopify.", JAN)
-    vancouver = _say(mem, user, "Leah just moved to Vancouver.", JUN)
-    assert _supersedes(mem, user, vancouver, toronto)
-    got = mem.recall("Where does my sister live now?", user=user, asker="Robin", k=2)
-    assert [m.uid for m in got.memories] == [vancouver, toronto]
-    assert got.memories[1].valid_until is None and got.memories[1].partly_superseded.startswith("2024-06-05")
-
-
 def test_relatives_are_not_merged_into_one_person(mem, user):
     _say(mem, user, "My sister lives in Rome.", JAN)
     _say(mem, user, "My cousin lives in Naples.", JUN)
