@@ -19,7 +19,7 @@ import pytest
 from graphmem import Memory, Settings
 from graphmem.errors import ConfigError, InputError
 from graphmem.ingest import ingest, read_transcript
-from graphmem.ingest.extract import mentions
+from graphmem.ingest.extract import extract, mentions
 from graphmem.ingest.summary import LOADING, IngestSummary
 from graphmem.models import Models
 from graphmem.store import Store
@@ -122,6 +122,18 @@ def test_known_answers(mem, user, conversation):
 def test_a_name_beside_a_kin_word_is_a_persons(mem, text, names):
     found = [(m.name, m.kind) for m in mentions(mem.models.nlp()(text), "Robin", None)]
     assert [(n, "PERSON") for n in names] == [m for m in found if m[0] in names]
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("My cousin Tamsin moved to Leeds.", "Robin's cousin"),  # a name the tagger does not know
+    ("Leah, my sister, lives in Toronto.", "Robin's sister"),
+    ("Emma, my sister, lives in Paris.", "Robin's sister"),
+    ("My brother Kofi works at Deloitte.", "Kofi"),  # a name it reads as a person's
+])
+def test_a_claim_about_a_name_beside_a_kin_word_is_keyed_as_before(mem, text, subject):
+    """Reading such names as people changes no claim's subject (claims._person says why)."""
+    [claim] = extract(mem.models.nlp()(text), "Robin", None, None).claims
+    assert claim.subject == subject
 
 
 def test_a_name_beside_a_pet_is_no_persons(mem):

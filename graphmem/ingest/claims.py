@@ -360,11 +360,12 @@ def _person(token: "Token", speaker: str, addressee: str | None, by_token: dict)
     low = token.lower_
     for child in token.children:  # "my sister Emma": Emma
         named = by_token.get(child.i) if child.dep_ == "appos" else None
-        # Only a name the tagger itself read as a person's. Keying every name beside a kin word
-        # ("our daughter Ella", which it does not know) unlinks it from what the kin word alone
-        # said ("our daughter is in daycare"): linking both ways needs the name and the kin word
-        # to be one entity, which resolution does not make (two daughters are two people).
-        if named is not None and named.kind == "PERSON" and child.ent_type_ == "PERSON":
+        # A kin word ("Emma, my sister") or a name the tagger itself read as a person's. Keying
+        # every name beside a kin word ("our daughter Ella", which it does not know) unlinks it
+        # from what the kin word alone said ("our daughter is in daycare"): linking both ways
+        # needs the name and the kin word to be one entity, which resolution does not make (two
+        # daughters are two people).
+        if named is not None and named.kind == "PERSON" and (child.pos_ != "PROPN" or child.ent_type_ == "PERSON"):
             return (named.name, named.kind)
     if low in SPEAKING:
         return (speaker, "PERSON")
