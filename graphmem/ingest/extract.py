@@ -77,9 +77,15 @@ def extract(doc: Doc, speaker: str, addressee: str | None, date: datetime | None
     out.refers_to, out.time_text = resolve_time(doc, date)
     out.standing = speaker == USER_ROLE and standing_instruction(doc)
     out.preference = speaker == USER_ROLE and not out.standing and stated_preference(doc)
-    if addressee and any(t.lower_ in SECOND for t in doc):
+    if addressee and says_you(doc):
         out.addressee = addressee
     return out
+
+
+def says_you(doc: Doc) -> bool:
+    """Whether the turn speaks to its listener ("you", "your"): then its addressee is among its
+    mentions, and the restatement names them."""
+    return any(t.lower_ in SECOND for t in doc)
 
 
 # -- standing instructions ---------------------------------------------------------------
@@ -278,10 +284,9 @@ def mentions(doc: Doc, speaker: str, addressee: str | None) -> list[Mention]:
             start = compound[0].i if compound else token.i
             name = " ".join([c.lower_ for c in compound] + [token.lemma_.lower()])
             add(name, "CONCEPT", range(start, token.i + 1))
-    lows = {t.lower_ for t in doc}
-    if lows & FIRST.keys():
+    if any(t.lower_ in FIRST for t in doc):
         found.append(Mention(speaker, "PERSON", range(0)))
-    if addressee and lows & SECOND.keys():
+    if addressee and says_you(doc):
         found.append(Mention(addressee, "PERSON", range(0)))
     return found
 
