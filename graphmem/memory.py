@@ -18,6 +18,7 @@ from .drivers import Driver, connect
 from .errors import GraphmemError, InputError
 from .forgetting import Forgotten, forget_memories, forget_user, leftovers, log_erasure
 from .ingest import IngestSummary, Progress, Source, ingest
+from .ingest.claims import ACTIONS_LAYOUT, same_action
 from .ingest.lease import UserLease
 from .ingest.messages import to_turns
 from .keys import check_user
@@ -63,6 +64,10 @@ class Memory:
     def setup(self) -> None:
         """Install the schema and bring stored data up to this version's layout (idempotent)."""
         self.store.install_schema()
+        if not self.store.run("layout_done", layout=ACTIONS_LAYOUT)[0]["done"]:  # once per graph
+            for row in self.store.run("list_users"):
+                supersession.rekey(self.store, row["user"], "instruction:", same_action)
+            self.store.run("mark_layout", layout=ACTIONS_LAYOUT)
 
     def run(self, name: str, **params: Any) -> list[dict]:
         """Run the operation `name` from cypher/ with its declared parameters."""

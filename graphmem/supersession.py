@@ -14,7 +14,7 @@ version first, the older below it, marked) and the past when asked (graphmem/rec
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .simplex import from_epoch
 from .store import Store
@@ -98,6 +98,20 @@ def chain(key: Key, claims: list[tuple[dict, Claim]]) -> list[dict]:
 def keys_of(store: Store, user: str, uids: list[str]) -> list[Key]:
     """The (subject, slot) keys the given memories claim something about."""
     return [(r["subject"], r["slot"]) for r in store.run("claim_keys", user_id=user, uids=uids)] if uids else []
+
+
+def rekey(store: Store, user: str, prefix: str, rename: Callable[[str], str]) -> int:
+    """Bring `user`'s claims whose slot starts with `prefix` to this version's slots (`rename`
+    of the slot an older version stored) and settle the versions of every such slot anew, so
+    claims that now share a slot retire each other as if said today; the number of keys
+    renamed. Idempotent, and safe to run again after a crash: every key under `prefix` is
+    settled whether or not this run renamed it."""
+    keys = [(r["subject"], r["slot"]) for r in store.run("claim_slots", user_id=user, prefix=prefix)]
+    renames = [{"subject": subject, "old": slot, "new": rename(slot)} for subject, slot in keys if rename(slot) != slot]
+    if renames:
+        store.run("rekey_claims", user_id=user, renames=renames)
+    settle(store, user, [(subject, rename(slot)) for subject, slot in keys])
+    return len(renames)
 
 
 @dataclass

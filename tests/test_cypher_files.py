@@ -89,6 +89,7 @@ UNIQUE_ORDER = {
     ("list_users", "user"),  # a user's id
     ("list_memories", "coalesce(observed_at, -1.0), id"),  # id is the memory's uid
     ("claim_keys", "subject, slot"),  # the grouping key
+    ("claim_slots", "subject, slot"),  # the grouping key
 }
 STABLE_KEY = re.compile(r"(?:\b\w+\.)?\b(uid|vid|key)(?: ASC)?$")
 

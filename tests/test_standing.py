@@ -158,8 +158,8 @@ def test_a_changed_preference_applies_and_the_older_one_does_not(mem, user):
     ("Don't include version numbers anymore.", "instruction:include:version number", False),
     ("You no longer need to include version numbers.", "instruction:include:version number", False),
     ("Never use emojis.", "instruction:use:emoji", False),
-    ("You can stop adding version numbers now.", "instruction:add:version number", False),
-    ("I want you to always cite your sources.", "instruction:cite:source", True),
+    ("You can stop adding version numbers now.", "instruction:include:version number", False),  # same action
+    ("I want you to always cite your sources.", "instruction:mention:source", True),
     ("Always provide exact times when I ask about meetings.", "instruction:provide:time", True),
 ])
 def test_an_instruction_is_a_yes_or_a_no_for_its_action(nlp, text, slot, positive):
@@ -195,3 +195,56 @@ def test_a_revoked_instruction_no_longer_applies_and_a_renewed_one_does(mem, use
     again = mem.recall(asked, user=user, k=3).memories[0]
     assert again.standing and again.text.startswith("Always include version numbers again")
     assert [v.text[:11] for v in mem.history(again.uid, user=user)] == ["Always incl", "Please stop", "Always incl"]
+
+
+@pytest.mark.parametrize("instruction, revocation", [
+    ("Always include version numbers.", "Stop adding version numbers."),
+    ("Always provide examples.", "Please stop giving examples."),
+    ("Always use bullet points.", "Don't employ bullet points anymore."),
+    ("Always verify the dates.", "Stop checking the dates."),
+])
+def test_an_action_said_with_another_verb_is_the_same_action(nlp, instruction, revocation):
+    [said] = instructions(nlp(instruction), "user")
+    [revoked] = instructions(nlp(revocation), "user")
+    assert said.slot == revoked.slot and said.positive and not revoked.positive
+
+
+def test_another_action_on_the_same_thing_is_another_instruction(nlp):
+    [said] = instructions(nlp("Always use tabs."), "user")
+    [other] = instructions(nlp("Stop mixing tabs."), "user")
+    assert said.slot != other.slot
+
+
+def test_a_revocation_in_other_words_ends_the_instruction(mem, user):
+    asked = "Which software libraries does my budget tracker use?"
+    mem.add([("user", "Always include version numbers when I ask about software libraries."),
+             ("user", "My budget tracker runs on Flask and SQLAlchemy.")], user=user, at=datetime(2024, 1, 5))
+    revoked = mem.add("You can stop adding version numbers now.", user=user, at=datetime(2024, 2, 5))
+    assert revoked.supersessions == 1
+    assert not any(m.standing for m in mem.recall(asked, user=user, k=3).memories)
+
+
+def test_a_store_written_before_two_verbs_were_one_action_is_brought_to_it(mem, user):
+    """An older graphmem keyed "stop adding" apart from "always include": opening the store
+    rekeys the stored claims and links the revocation, as if both had been said today."""
+    from graphmem.ingest.claims import ACTIONS_LAYOUT
+
+    asked = "Which software libraries does my budget tracker use?"
+    mem.add([("user", "Always include version numbers when I ask about software libraries."),
+             ("user", "My budget tracker runs on Flask and SQLAlchemy.")], user=user, at=datetime(2024, 1, 5))
+    mem.add("You can stop adding version numbers now.", user=user, at=datetime(2024, 2, 5))
+    # the layout an older version wrote: the revocation under its own verb, no link, no marker
+    [old] = mem.driver.run("MATCH (m:Memory {user_id: $u})-[c:CLAIMS]->() WHERE c.slot = 'instruction:include:version "
+                           "number' AND m.text STARTS WITH 'You can stop' SET c.slot = 'instruction:add:version number' "
+                           "RETURN count(c) AS claims", {"u": user})
+    assert old["claims"] == 1
+    mem.driver.run("MATCH (:Memory {user_id: $u})-[s:SUPERSEDES]->() DELETE s", {"u": user})
+    mem.driver.run("MATCH (g:Graphmem {layout: $l}) DELETE g", {"l": ACTIONS_LAYOUT})
+    assert mem.recall(asked, user=user, k=3).memories[0].standing  # the old layout: still applied
+    mem.setup()
+    assert not any(m.standing for m in mem.recall(asked, user=user, k=3).memories)
+    slots = mem.driver.run("MATCH (:Memory {user_id: $u})-[c:CLAIMS]->() WHERE c.slot STARTS WITH 'instruction:' "
+                           "RETURN DISTINCT c.slot AS slot", {"u": user})
+    assert [r["slot"] for r in slots] == ["instruction:include:version number"]
+    mem.setup()  # again: nothing left to do, nothing undone
+    assert not any(m.standing for m in mem.recall(asked, user=user, k=3).memories)

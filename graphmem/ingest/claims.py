@@ -270,6 +270,27 @@ OBJECT_WORDS = 4
 # "-ing" after "stop".
 ACTION_TAGS = {"VB", "VBP", "NN", "VBG"}
 REQUESTING = {"can", "may", "should", "must"}  # "you can stop adding ...", "you should never ..."
+# An action said with another verb is the same action: "Stop adding version numbers" ends "Always
+# include version numbers". Only verbs that mean the same whatever they act on; the slot keeps
+# the first of each group. Stores written before a verb was added here are brought to it when
+# opened (supersession.rekey, run by Memory.setup and by an import); ACTIONS_LAYOUT names this
+# table's version: add a verb, and raise it.
+SAME_ACTION = (
+    ("include", "add", "put", "insert", "append", "attach", "incorporate"),
+    ("provide", "give", "offer", "supply", "show"),
+    ("use", "employ", "utilize", "utilise"),
+    ("confirm", "verify", "check", "double-check"),
+    ("mention", "cite", "reference"),
+    ("suggest", "recommend", "propose"),
+    ("explain", "describe"),
+    ("highlight", "emphasize", "emphasise", "stress"),
+    ("start", "begin"),
+    ("end", "finish", "conclude"),
+    ("answer", "respond", "reply"),
+    ("summarize", "summarise", "recap"),
+)
+ACTION = {verb: group[0] for group in SAME_ACTION for verb in group}
+ACTIONS_LAYOUT = "instruction_actions_1"
 
 
 def instructions(doc: "Doc", speaker: str) -> list[Claim]:
@@ -298,8 +319,18 @@ def instructions(doc: "Doc", speaker: str) -> list[Claim]:
             if action.tag_ not in ACTION_TAGS or action.dep_ in ("aux", "auxpass") or not _addressed(action):
                 continue  # "I always go running": a habit; "it has always been hard": no action
             slot = ":".join(filter(None, ("instruction", action.lemma_.lower(), " ".join(_object(action)))))
-            out.append(Claim(speaker, "PERSON", slot, (), "", positive, cue=not positive))
+            out.append(Claim(speaker, "PERSON", same_action(slot), (), "", positive, cue=not positive))
     return out
+
+
+def same_action(slot: str) -> str:
+    """An instruction's slot with its action as SAME_ACTION names it ("instruction:add:version
+    number" -> "instruction:include:version number"); any other slot as it is."""
+    kind, _, rest = slot.partition(":")
+    if kind != "instruction":
+        return slot
+    verb, sep, thing = rest.partition(":")
+    return f"{kind}:{ACTION.get(verb, verb)}{sep}{thing}"
 
 
 def _addressed(verb: "Token") -> bool:
