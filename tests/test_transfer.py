@@ -160,6 +160,27 @@ def test_an_export_from_before_alias_norms_imports_to_the_same_graph(source, exp
     assert dump(mem, copy) == dump(mem, user)
 
 
+def test_an_export_from_before_two_verbs_were_one_action_imports_with_the_revocation_linked(source, tmp_path):
+    """An older graphmem keyed "stop adding" apart from "always include" and linked nothing; the
+    import rekeys the claims and links them, as an ingest today would have."""
+    mem, _ = source
+    user = f"revoked-{uuid.uuid4().hex[:8]}"
+    mem.add("Always include version numbers when I ask about software libraries.", user=user)
+    mem.add("You can stop adding version numbers now.", user=user)
+    path, older = tmp_path / "now.jsonl", tmp_path / "older.jsonl"
+    mem.export(user, path)
+    rows = [json.loads(line) for line in path.open()]
+    rows = [row for row in rows if row.get("rel") != "SUPERSEDES"]  # an older version linked nothing
+    rows[0]["relationships"] -= 1
+    [revoking] = [row for row in rows if row.get("rel") == "CLAIMS" and row["properties"]["positive"] is False]
+    revoking["properties"]["slot"] = "instruction:add:version number"
+    older.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    copy = f"older-{uuid.uuid4().hex[:8]}"
+    mem.import_(older, user=copy)
+    [revocation] = [m for m in mem.memories(copy) if m.text.startswith("You can stop")]
+    assert [v.text[:11] for v in mem.history(revocation.id, user=copy)] == ["Always incl", "You can sto"]
+
+
 def test_an_export_derives_what_added_messages_left_waiting_first(source, tmp_path):
     """`Memory.add` leaves a session's simplex to a later pass, and simplices travel: the file
     holds it, and the copy is what the source is once derived."""
