@@ -45,13 +45,38 @@ def _model_source(name: str) -> str:
     return name  # a name sentence-transformers may find in its local cache
 
 
-def resolve_precision(precision: str) -> str:
-    """"auto" is bfloat16 where the CPU multiplies it natively (AMX or AVX512-BF16), float32
-    elsewhere (bfloat16 is emulated there, and slower). Where it is native, bfloat16 embeds
-    several times faster, and its vectors, normalised in float32, stay within rounding of the
-    float32 ones (docs/tuning.md)."""
+def resolve_device(device: str) -> str:
+    """"auto" is the first CUDA GPU where torch sees one, else the CPU; any other value is a
+    torch device ("cpu", "cuda", "cuda:1", "mps"), checked here so that a wrong one is one
+    clear error rather than the model's traceback."""
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        kind = torch.device(device).type
+    except (RuntimeError, ValueError):
+        raise ConfigError(f"embedding_device {device!r} is no torch device; use auto, cpu, cuda, cuda:N or mps") from None
+    usable = {"cpu": True, "cuda": torch.cuda.is_available(),
+              "mps": bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()}
+    if not usable.get(kind, False):
+        raise ConfigError(f"embedding_device {device!r}: this machine's torch has no such device; use auto or cpu")
+    return device
+
+
+def resolve_precision(precision: str, device: str = "cpu") -> str:
+    """"auto" is bfloat16 where the device multiplies it natively (a CPU with AMX or AVX512-BF16,
+    a GPU that supports it), float32 elsewhere (bfloat16 is emulated there, and slower). Where
+    it is native, bfloat16 embeds several times faster, and its vectors, normalised in float32,
+    stay within rounding of the float32 ones (docs/tuning.md)."""
     if precision != "auto":
         return precision
+    if device.startswith("cuda"):
+        import torch
+
+        return "bfloat16" if torch.cuda.is_bf16_supported() else "float32"
+    if device != "cpu":
+        return "float32"
     return "bfloat16" if _cpu_has("_is_amx_tile_supported") or _cpu_has("_is_avx512_bf16_supported") else "float32"
 
 
@@ -94,7 +119,8 @@ def _threads(count: int | None):
 class Embedder:
     """Batched, L2-normalised float32 embeddings (computed in `precision`, see resolve_precision)."""
 
-    def __init__(self, name: str, precision: str = "auto", batch_size: int = 64, max_tokens: int = 0):
+    def __init__(self, name: str, precision: str = "auto", batch_size: int = 64, max_tokens: int = 0,
+                 device: str = "cpu"):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -107,8 +133,9 @@ class Embedder:
         import torch
         from sentence_transformers import SentenceTransformer
 
+        self.device = resolve_device(device)
         try:
-            self.model = SentenceTransformer(_model_source(name), device="cpu")
+            self.model = SentenceTransformer(_model_source(name), device=self.device)
         except Exception as exc:  # the library raises many kinds for a missing model
             raise ConfigError(f"cannot load embedding model {name!r}: {exc}") from None
         self.name, self.batch_size = name, batch_size
@@ -116,10 +143,10 @@ class Embedder:
         self.amx = _cpu_has("_is_amx_tile_supported")  # bfloat16 matrix tiles: embedding is light work
         if max_tokens and max_tokens < (self.model.max_seq_length or max_tokens + 1):
             self.model.max_seq_length = max_tokens  # texts are cut to their first max_tokens word pieces
-        self.precision = resolve_precision(precision)
+        self.precision = resolve_precision(precision, self.device)
         self.model.eval()  # for good: embed's forward pass of a few texts does not set it per call
-        if self.precision == "bfloat16":
-            self.model.to(torch.bfloat16)
+        self.model.to(torch.bfloat16 if self.precision == "bfloat16" else torch.float32)  # whatever the weights' own
+        if self.precision == "bfloat16" and self.device == "cpu":
             for module in self.model:  # sentence-transformers >= 6 reads this per call
                 kwargs = getattr(module, "processing_kwargs", None)
                 if isinstance(kwargs, dict):
@@ -133,30 +160,34 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         import torch
+        from sentence_transformers.util import batch_to_device
 
         texts = list(texts)
         count = len(texts)
-        if self.precision == "bfloat16" and count > SMALL_BATCH:
+        if self.precision == "bfloat16" and self.device == "cpu" and count > SMALL_BATCH:
             texts += texts[-1:] * (-count % PAD_BATCH)
         with _threads(threads or (1 if count <= SMALL_BATCH else None)):
             if count <= SMALL_BATCH:  # one forward pass of the library's own steps, without encode's
                 # per-call work (putting the model in eval mode, finding its device, sorting by
                 # length), which costs a millisecond or more beside a few texts' forward pass
                 with torch.inference_mode():
-                    vectors = self.model(self.model.preprocess(texts))["sentence_embedding"]
+                    features = self.model.preprocess(texts)
+                    if self.device != "cpu":
+                        features = batch_to_device(features, self.model.device)
+                    vectors = self.model(features)["sentence_embedding"]
             else:
                 vectors = self.model.encode(texts, batch_size=self.batch_size, convert_to_tensor=True,
                                             show_progress_bar=False)[:count]
         # normalised in float32 whatever the precision: bfloat16 norms are off by up to ~1e-3
-        return torch.nn.functional.normalize(vectors.float(), dim=1).numpy()
+        return torch.nn.functional.normalize(vectors.float(), dim=1).cpu().numpy()
 
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0].tolist()
 
 
 @lru_cache(maxsize=4)
-def embedder(name: str, precision: str = "auto", max_tokens: int = 0) -> Embedder:
-    return Embedder(name, precision, max_tokens=max_tokens)
+def embedder(name: str, precision: str = "auto", max_tokens: int = 0, device: str = "cpu") -> Embedder:
+    return Embedder(name, precision, max_tokens=max_tokens, device=device)
 
 
 @lru_cache(maxsize=4)
@@ -174,14 +205,14 @@ def nlp(names: tuple[str, ...]) -> "Language":
 
 
 @lru_cache(maxsize=2)
-def cross_encoder(name: str):
+def cross_encoder(name: str, device: str = "cpu"):
     """A sentence-transformers CrossEncoder from a directory or the local cache; None (with the
     reason logged) when it is not installed: reranking is optional."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from sentence_transformers import CrossEncoder
 
     try:
-        return CrossEncoder(_model_source(name), device="cpu")
+        return CrossEncoder(_model_source(name), device=resolve_device(device))
     except Exception as exc:  # a missing model raises many kinds
         log.warning("rerank model %r not available: %s", name, exc)
         return None
@@ -196,7 +227,7 @@ class Models:
 
     def embedder(self) -> Embedder:
         model = embedder(self.settings.embedding_model, self.settings.embedding_precision,
-                         self.settings.embedding_max_tokens)
+                         self.settings.embedding_max_tokens, self.settings.embedding_device)
         if model.dimensions != self.settings.embedding_dimensions:
             raise ConfigError(
                 f"embedding model {self.settings.embedding_model!r} gives {model.dimensions}-d vectors but the "
@@ -217,4 +248,4 @@ class Models:
 
     def cross_encoder(self):
         """The configured reranker, or None when it is off or not installed."""
-        return cross_encoder(self.settings.rerank_model) if self.settings.rerank_model else None
+        return cross_encoder(self.settings.rerank_model, self.settings.embedding_device) if self.settings.rerank_model else None

@@ -29,7 +29,9 @@ class Settings:
     max_faces: int = 1 << 16
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = 384  # sizes the vector indexes; checked when the model loads
-    embedding_precision: str = "auto"  # "auto" (bfloat16 where the CPU has it natively), "float32", "bfloat16"
+    embedding_precision: str = "auto"  # "auto" (bfloat16 where the device has it natively), "float32", "bfloat16"
+    # where the models run: "auto" (a CUDA GPU where torch sees one, else the CPU), or a torch device
+    embedding_device: str = "auto"
     # word pieces of a text the embedder reads (0: the model's own limit, 256 for MiniLM): MiniLM
     # was trained on 128, and past it a long message's vector costs more and gains little
     embedding_max_tokens: int = 128

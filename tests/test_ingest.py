@@ -24,7 +24,7 @@ from graphmem.ingest.summary import LOADING, IngestSummary
 from graphmem.models import Models
 from graphmem.store import Store
 from graphmem.simplex import normalise
-from graphmem.models import SMALL_BATCH, Embedder, resolve_precision
+from graphmem.models import SMALL_BATCH, Embedder, resolve_device, resolve_precision
 
 CONVERSATION = """\
 ## 8 May 2023
@@ -302,6 +302,24 @@ def test_bfloat16_embeddings_stay_close_to_float32_ones():
     assert resolve_precision("auto") in ("float32", "bfloat16") and resolve_precision("float32") == "float32"
     with pytest.raises(ConfigError, match="embedding_precision"):
         Settings(embedding_precision="fp8").validate()
+
+
+def test_the_embedding_device_is_a_setting_and_a_wrong_one_is_one_clear_error():
+    """"auto" takes a GPU where torch sees one; a device this torch lacks, or no device at all,
+    is refused by name before any model loads."""
+    import torch
+
+    auto = Embedder("all-MiniLM-L6-v2", device="auto")
+    assert auto.device == ("cuda" if torch.cuda.is_available() else "cpu")
+    cpu = Embedder("all-MiniLM-L6-v2", "float32", device="cpu")
+    text = ["Alice adopted a puppy named Rex in Lisbon."]
+    assert float(auto.embed(text)[0] @ cpu.embed(text)[0]) > 0.999
+    with pytest.raises(ConfigError, match="'gpu0' is no torch device"):
+        resolve_device("gpu0")
+    if not torch.cuda.is_available():
+        with pytest.raises(ConfigError, match="'cuda'.*no such device"):
+            resolve_device("cuda")
+    assert Settings().embedding_device == "auto"
 
 
 def test_bfloat16_batches_are_padded_to_few_shapes_without_changing_a_vector():
