@@ -120,7 +120,7 @@ class Embedder:
     """Batched, L2-normalised float32 embeddings (computed in `precision`, see resolve_precision)."""
 
     def __init__(self, name: str, precision: str = "auto", batch_size: int = 64, max_tokens: int = 0,
-                 device: str = "cpu"):
+                 device: str = "auto"):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -186,7 +186,7 @@ class Embedder:
 
 
 @lru_cache(maxsize=4)
-def embedder(name: str, precision: str = "auto", max_tokens: int = 0, device: str = "cpu") -> Embedder:
+def embedder(name: str, precision: str = "auto", max_tokens: int = 0, device: str = "auto") -> Embedder:
     return Embedder(name, precision, max_tokens=max_tokens, device=device)
 
 
@@ -205,7 +205,7 @@ def nlp(names: tuple[str, ...]) -> "Language":
 
 
 @lru_cache(maxsize=2)
-def cross_encoder(name: str, device: str = "cpu"):
+def cross_encoder(name: str, device: str = "auto"):
     """A sentence-transformers CrossEncoder from a directory or the local cache; None (with the
     reason logged) when it is not installed: reranking is optional."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
