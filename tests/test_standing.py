@@ -161,6 +161,17 @@ def test_a_changed_preference_applies_and_the_older_one_does_not(mem, user):
     ("You can stop adding version numbers now.", "instruction:include:version number", False),  # same action
     ("I want you to always cite your sources.", "instruction:mention:source", True),
     ("Always provide exact times when I ask about meetings.", "instruction:provide:time", True),
+    ("No need to include version numbers anymore.", "instruction:include:version number", False),
+    ("Don't bother including version numbers anymore.", "instruction:include:version number", False),
+    ("Quit putting version numbers in your answers.", "instruction:include:version number", False),  # "Quit" a name
+    ("From now on, leave out the version numbers.", "instruction:include:version number", False),  # a verb of no
+    ("Please omit version numbers from now on.", "instruction:include:version number", False),
+    ("You can omit the version numbers going forward.", "instruction:include:version number", False),
+    ("Always skip the version numbers.", "instruction:include:version number", False),
+    ("Never skip the summary.", "instruction:include:summary", True),
+    ("Always avoid jargon.", "instruction:use:jargon", False),
+    ("Always give me examples.", "instruction:provide:example", True),  # "me" is no part of the thing
+    ("Please stop checking in with me every hour.", "instruction:check in", False),  # no "check": a phrasal verb
 ])
 def test_an_instruction_is_a_yes_or_a_no_for_its_action(nlp, text, slot, positive):
     [claim] = instructions(nlp(text), "user")
@@ -174,6 +185,11 @@ def test_an_instruction_is_a_yes_or_a_no_for_its_action(nlp, text, slot, positiv
     "You always forget my name.",  # a complaint, not a request
     "Don't include version numbers in this list.",  # this answer only
     "Should I always include version numbers?",  # a question
+    "Leave out the details.",  # this answer only
+    "From now on I'll skip dessert.",  # the speaker's own plan
+    "No need to apologize.",  # this turn only
+    "Any tips on how to stay motivated and avoid burnout in the future?",  # a question
+    "I reallocated tasks to avoid a penalty, and I want to be ready for such crises in the future.",  # no request
 ])
 def test_other_turns_give_no_instruction(nlp, text):
     assert instructions(nlp(text), "user") == []
@@ -248,3 +264,14 @@ def test_a_store_written_before_two_verbs_were_one_action_is_brought_to_it(mem, 
     assert [r["slot"] for r in slots] == ["instruction:include:version number"]
     mem.setup()  # again: nothing left to do, nothing undone
     assert not any(m.standing for m in mem.recall(asked, user=user, k=3).memories)
+
+
+def test_an_instruction_to_leave_something_out_from_now_on_replaces_the_one_to_include_it(mem, user):
+    asked = "Which software libraries does my budget tracker use?"
+    mem.add([("user", "Always include version numbers when I ask about software libraries."),
+             ("user", "My budget tracker runs on Flask and SQLAlchemy.")], user=user, at=datetime(2024, 1, 5))
+    revoked = mem.add("From now on, leave out the version numbers when I ask about libraries.", user=user,
+                      at=datetime(2024, 2, 5))
+    assert revoked.supersessions == 1
+    applied = [m for m in mem.recall(asked, user=user, k=3).memories if m.standing and m.valid_until is None]
+    assert [m.text[:22] for m in applied] == ["From now on, leave out"]

@@ -264,7 +264,7 @@ NEEDING = {"need", "have"}  # "you no longer need to include X", "you don't have
 # Words that make a "don't" hold beyond the turn: "Don't include version numbers anymore".
 LASTING = re.compile(r"\b(anymore|any more|no longer|from now on|going forward|in (the )?future)\b", re.IGNORECASE)
 SKIPPED = {"please", "also", "just", "ever", "to", "again"}  # between the cue and the action
-OBJECT_SKIPPED = {"det", "poss", "predet", "nummod", "quantmod"}  # "the", "your", "all"
+OBJECT_SKIPPED = {"det", "poss", "predet", "nummod", "quantmod", "prt", "dative"}  # "the", "your", "all", "out", "me"
 OBJECT_WORDS = 4
 # The action's tags: a base verb, or a noun where spaCy's small model takes "Always format" so;
 # "-ing" after "stop".
@@ -290,6 +290,9 @@ SAME_ACTION = (
     ("summarize", "summarise", "recap"),
 )
 ACTION = {verb: group[0] for group in SAME_ACTION for verb in group}
+# Verbs that say no to an action ("skip the version numbers from now on" ends "always include
+# them"); "drop" is left out: "always drop the temp tables" is no word about including them.
+OPPOSITE = {"omit": "include", "skip": "include", "exclude": "include", "leave out": "include", "avoid": "use"}
 ACTIONS_LAYOUT = "instruction_actions_1"
 
 
@@ -312,15 +315,30 @@ def instructions(doc: "Doc", speaker: str) -> list[Claim]:
             elif low == "longer" and i > 0 and words[i - 1].lower_ == "no" and following.lemma_.lower() in NEEDING \
                     and i + 2 < len(words):
                 action, positive = words[i + 2], False
+            elif low == "need" and i > 0 and words[i - 1].lower_ == "no" and lasting:  # "no need to X anymore"
+                action, positive = following, False
+            elif _verb(token) in OPPOSITE and token.dep_ == "ROOT" and token.pos_ == "VERB" and lasting \
+                    and _addressed(token):  # the turn's own verb: not "tips on how to avoid burnout in the future"
+                action, positive = token, True  # "from now on, leave out X": a yes to leaving out, below a no
             else:
                 continue
             if action.lemma_.lower() in NEEDING and action.i + 2 < len(doc) and doc[action.i + 1].lower_ == "to":
                 action = doc[action.i + 2]  # "don't need to include X anymore"
-            if action.tag_ not in ACTION_TAGS or action.dep_ in ("aux", "auxpass") or not _addressed(action):
+            elif action.lemma_.lower() == "bother" and action.i + 1 < len(doc):  # "don't bother (to) include X"
+                action = doc[action.i + 1 + (doc[action.i + 1].lower_ == "to" and action.i + 2 < len(doc))]
+            if action.tag_ not in ACTION_TAGS or action.dep_ in ("aux", "auxpass") or not _addressed(action, token):
                 continue  # "I always go running": a habit; "it has always been hard": no action
-            slot = ":".join(filter(None, ("instruction", action.lemma_.lower(), " ".join(_object(action)))))
+            verb = _verb(action)
+            if verb in OPPOSITE:  # "always skip X" is a no to including X
+                verb, positive = OPPOSITE[verb], not positive
+            slot = ":".join(filter(None, ("instruction", verb, " ".join(_object(action)))))
             out.append(Claim(speaker, "PERSON", same_action(slot), (), "", positive, cue=not positive))
     return out
+
+
+def _verb(action: "Token") -> str:
+    """The action's verb, with its particle: "leave out" is no "leave", "check in" no "check"."""
+    return " ".join([action.lemma_.lower()] + [c.lower_ for c in action.children if c.dep_ == "prt"])
 
 
 def same_action(slot: str) -> str:
@@ -333,10 +351,11 @@ def same_action(slot: str) -> str:
     return f"{kind}:{ACTION.get(verb, verb)}{sep}{thing}"
 
 
-def _addressed(verb: "Token") -> bool:
+def _addressed(verb: "Token", cue: "Token | None" = None) -> bool:
     """Said to the listener as a request: no subject (an imperative), or "you" in a request ("I
-    want you to always cite", "you can stop adding"); not "you always forget my name"."""
-    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    want you to always cite", "you can stop adding"); not "you always forget my name". The cue
+    read as the verb's subject is none ("Quit putting ...", "Quit" parsed as a name)."""
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and (cue is None or c.i != cue.i)]
     if not subjects:
         return True
     return all(c.lower_ == "you" for c in subjects) and (
@@ -352,7 +371,8 @@ def _object(action: "Token") -> list[str]:
         if token.dep_ in OBJECT_SKIPPED or token.pos_ == "ADJ" or token.lower_ in ("a", "an", "the", "all", "any",
                                                                                    "my", "your"):
             continue  # "exact times" is "times": "stop giving times" ends "always give exact times"
-        if not token.is_alpha or token.tag_ in ("IN", "TO", "WRB", "WDT", "CC", "RB") or len(out) == OBJECT_WORDS:
+        if not token.is_alpha or token.tag_ in ("IN", "TO", "WRB", "WDT", "CC", "RB") or len(out) == OBJECT_WORDS \
+                or token.tag_ == "VBG" and token.dep_ in ("acl", "advcl"):  # "... version numbers going forward"
             break
         out.append(token.lemma_.lower())
     return out
