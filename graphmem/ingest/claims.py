@@ -317,7 +317,7 @@ def instructions(doc: "Doc", speaker: str) -> list[Claim]:
                 action, positive = words[i + 2], False
             elif low == "need" and i > 0 and words[i - 1].lower_ == "no" and lasting:  # "no need to X anymore"
                 action, positive = following, False
-            elif _verb(token) in OPPOSITE and token.dep_ == "ROOT" and token.pos_ == "VERB" and lasting \
+            elif lasting and token.dep_ == "ROOT" and token.pos_ == "VERB" and _verb(token) in OPPOSITE \
                     and _addressed(token):  # the turn's own verb: not "tips on how to avoid burnout in the future"
                 action, positive = token, True  # "from now on, leave out X": a yes to leaving out, below a no
             else:
