@@ -18,7 +18,7 @@ from .drivers import Driver, connect
 from .errors import GraphmemError, InputError
 from .forgetting import Forgotten, forget_memories, forget_user, leftovers, log_erasure
 from .ingest import IngestSummary, Progress, Source, ingest
-from .ingest.claims import ACTIONS_LAYOUT, same_action
+from .ingest.claims import ACTIONS_LAYOUT, rekey_instructions
 from .ingest.lease import UserLease
 from .ingest.messages import to_turns
 from .keys import check_user
@@ -66,7 +66,7 @@ class Memory:
         self.store.install_schema()
         if not self.store.run("layout_done", layout=ACTIONS_LAYOUT)[0]["done"]:  # once per graph
             for row in self.store.run("list_users"):
-                supersession.rekey(self.store, row["user"], "instruction:", same_action)
+                rekey_instructions(self.store, row["user"])
             self.store.run("mark_layout", layout=ACTIONS_LAYOUT)
 
     def run(self, name: str, **params: Any) -> list[dict]:

@@ -47,11 +47,10 @@ from typing import IO, Any, Callable, Iterable, Iterator, Union
 
 from .consolidation import consolidate, deferred
 from .errors import GraphmemError, InputError, UnknownUser
-from .ingest.claims import same_action
+from .ingest.claims import rekey_instructions
 from .ingest.lease import UserLease
 from .keys import check_user
 from .store import Store
-from .supersession import rekey
 
 log = logging.getLogger(__name__)
 
@@ -322,7 +321,7 @@ def import_(store: Store, file: Source, *, user: str | None = None, replace: boo
             store.run("import_nodes", user_id=target, nodes=users)
             summary.nodes += len(users)
             store.run("import_end", user_id=target)
-            rekey(store, target, "instruction:", same_action)  # an export of an older version
+            rekey_instructions(store, target)  # an export of an older version
             consolidate(store, target)  # derived state does not travel: rebuilt from the memories
             lease.settle(None)  # a catalogue no process holds a copy of
     if progress:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
-from ..supersession import Claim
+from ..store import Store
+from ..supersession import Claim, rekey
 from .markup import is_placeholder
 from .messages import USER_ROLE
 from .resolve import same_word
@@ -273,7 +274,7 @@ REQUESTING = {"can", "may", "should", "must"}  # "you can stop adding ...", "you
 # An action said with another verb is the same action: "Stop adding version numbers" ends "Always
 # include version numbers". Only verbs that mean the same whatever they act on; the slot keeps
 # the first of each group. Stores written before a verb was added here are brought to it when
-# opened (supersession.rekey, run by Memory.setup and by an import); ACTIONS_LAYOUT names this
+# opened (rekey_instructions, run by Memory.setup and by an import); ACTIONS_LAYOUT names this
 # table's version: add a verb, and raise it.
 SAME_ACTION = (
     ("include", "add", "put", "insert", "append", "attach", "incorporate"),
@@ -334,6 +335,12 @@ def instructions(doc: "Doc", speaker: str) -> list[Claim]:
             slot = ":".join(filter(None, ("instruction", verb, " ".join(_object(action)))))
             out.append(Claim(speaker, "PERSON", same_action(slot), (), "", positive, cue=not positive))
     return out
+
+
+def rekey_instructions(store: Store, user: str) -> int:
+    """Bring `user`'s stored instructions to SAME_ACTION (a store or an export written before a
+    verb joined a group) and settle them again; the number of keys renamed."""
+    return rekey(store, user, "instruction:", same_action)
 
 
 def _verb(action: "Token") -> str:
