@@ -8,36 +8,36 @@ ones made in the same process.
 The first form loads only `graphmem/models.py` (and `errors.py`), not the package, so that it
 runs where torch and sentence-transformers are the only libraries installed, as on a rented GPU
 machine. The second form, run where graphmem is installed, writes the texts ingest embeds for
-one conversation: each message, and up to 8 of its sentences spread over it (the sentence
-views, cut here by punctuation rather than by spaCy)."""
+one conversation, as ingest makes them (graphmem/ingest/plan.py): each message as it is
+searched, and its sentence views."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def save_texts(folder: str, out: str) -> None:
     sys.path.insert(0, str(ROOT))
-    import numpy as np
-
     from bench.beam import read_chat
+    from graphmem import Settings
+    from graphmem.ingest.plan import _searchable, _sentences, extract_batch
+    from graphmem.models import Models
 
-    messages = [t.text for t in read_chat(Path(folder))]
-    sentences = []
-    for text in messages:
-        parts = [p for p in SENTENCE.split(text) if len(p) > 3]
-        if len(parts) > 1:
-            chosen = sorted(set(np.linspace(0, len(parts) - 1, min(8, len(parts))).round().astype(int)))
-            sentences += [parts[i][:1000] for i in chosen]
+    turns, models = read_chat(Path(folder)), Models(Settings())
+    speakers = list(dict.fromkeys(t.speaker for t in turns))
+    messages, sentences = [], []
+    for start in range(0, len(turns), 128):
+        batch = turns[start:start + 128]
+        for turn, x in zip(batch, extract_batch(models, batch, speakers)):
+            messages.append(_searchable(turn, x))
+            sentences += _sentences(turn, x)
     Path(out).write_text(json.dumps({"messages": messages, "sentences": sentences}))
     print(f"{len(messages)} messages, {len(sentences)} sentences -> {out}")
 
