@@ -24,6 +24,7 @@ def nlp(mem):
     "Never use emojis.",
     "From now on, please answer in French.",
     "I want you to always cite your sources.",
+    "Could you always include version numbers when I ask about libraries?",  # a request asked as a question
 ])
 def test_a_request_that_holds_from_now_on_is_a_standing_instruction(nlp, text):
     assert standing_instruction(nlp(text))
@@ -32,6 +33,7 @@ def test_a_request_that_holds_from_now_on_is_a_standing_instruction(nlp, text):
 
 @pytest.mark.parametrize("text", [
     "I always go running on Sundays.",  # a habit, not a request
+    "Do you always cite your sources?",  # a question that asks, not one that requests
     "Never mind, I found it.",
     "Have you ever used Excel?",  # a question
     "Include version numbers.",  # a request for this answer only
@@ -172,6 +174,11 @@ def test_a_changed_preference_applies_and_the_older_one_does_not(mem, user):
     ("Always avoid jargon.", "instruction:use:jargon", False),
     ("Always give me examples.", "instruction:provide:example", True),  # "me" is no part of the thing
     ("Please stop checking in with me every hour.", "instruction:check in", False),  # no "check": a phrasal verb
+    ("Could you stop adding version numbers?", "instruction:include:version number", False),  # asked as a question
+    ("Can you stop using bullet points from now on?", "instruction:use:bullet point", False),
+    ("Could you please always include version numbers?", "instruction:include:version number", True),
+    ("Can you please not include version numbers anymore?", "instruction:include:version number", False),
+    ("Would you mind always including the version numbers?", "instruction:include:version number", True),
 ])
 def test_an_instruction_is_a_yes_or_a_no_for_its_action(nlp, text, slot, positive):
     [claim] = instructions(nlp(text), "user")
@@ -185,6 +192,10 @@ def test_an_instruction_is_a_yes_or_a_no_for_its_action(nlp, text, slot, positiv
     "You always forget my name.",  # a complaint, not a request
     "Don't include version numbers in this list.",  # this answer only
     "Should I always include version numbers?",  # a question
+    "Do you always include version numbers?",  # asks what the agent does
+    "Will you always be here for me?",  # asks
+    "Could you stop by the store?",  # no action on a thing
+    "Can you stop the server?",  # this turn's task
     "Leave out the details.",  # this answer only
     "From now on I'll skip dessert.",  # the speaker's own plan
     "No need to apologize.",  # this turn only
@@ -231,11 +242,13 @@ def test_another_action_on_the_same_thing_is_another_instruction(nlp):
     assert said.slot != other.slot
 
 
-def test_a_revocation_in_other_words_ends_the_instruction(mem, user):
+@pytest.mark.parametrize("revocation", ["You can stop adding version numbers now.",
+                                        "Could you stop adding version numbers? They clutter the answers."])
+def test_a_revocation_in_other_words_ends_the_instruction(mem, user, revocation):
     asked = "Which software libraries does my budget tracker use?"
     mem.add([("user", "Always include version numbers when I ask about software libraries."),
              ("user", "My budget tracker runs on Flask and SQLAlchemy.")], user=user, at=datetime(2024, 1, 5))
-    revoked = mem.add("You can stop adding version numbers now.", user=user, at=datetime(2024, 2, 5))
+    revoked = mem.add(revocation, user=user, at=datetime(2024, 2, 5))
     assert revoked.supersessions == 1
     assert not any(m.standing for m in mem.recall(asked, user=user, k=3).memories)
 

@@ -29,7 +29,7 @@ from .messages import USER_ROLE
 from .resolve import same_word
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Doc, Span, Token
 
 # Attributes that hold one value at a time, by the verb (and preposition) that states them of a
 # person. A verb's object must be of the kinds listed (spaCy entity labels or POS) when a kind
@@ -271,6 +271,10 @@ OBJECT_WORDS = 4
 # "-ing" after "stop".
 ACTION_TAGS = {"VB", "VBP", "NN", "VBG"}
 REQUESTING = {"can", "may", "should", "must"}  # "you can stop adding ...", "you should never ..."
+# A request asked as a question opens with one of these and "you": "Could you stop adding version
+# numbers?", "Can you always cite your sources?". "Should I always ...?", "Do you always ...?" and
+# "Will you always be here?" ask.
+ASKING_YOU = {"can", "could", "would"}
 # An action said with another verb is the same action: "Stop adding version numbers" ends "Always
 # include version numbers". Only verbs that mean the same whatever they act on; the slot keeps
 # the first of each group. Stores written before a verb was added here are brought to it when
@@ -301,25 +305,27 @@ def instructions(doc: "Doc", speaker: str) -> list[Claim]:
     """The instructions a user's turn gives the agent, each as a yes or a no for its action."""
     out = []
     for sent in doc.sents:
-        if sent.text.rstrip().endswith("?"):
-            continue  # a question instructs nothing
+        asking = sent.text.rstrip().endswith("?")
+        if asking and not requested(sent):
+            continue  # a question instructs nothing, unless it asks the listener to act
         lasting = bool(LASTING.search(sent.text))
         words = [t for t in sent if not t.is_punct and t.lower_ not in SKIPPED]
         for i, token in enumerate(words[:-1]):
             low, following = token.lower_, words[i + 1]
             if low in ("always", "never"):
                 action, positive = following, low == "always"
-            elif token.lemma_.lower() in STOPPING and following.tag_ == "VBG" and _addressed(token):
+            elif token.lemma_.lower() in STOPPING and following.tag_ == "VBG" and _addressed(token, asking=asking):
                 action, positive = following, False
-            elif low in ("n't", "not") and i > 0 and words[i - 1].lemma_.lower() == "do" and lasting:
-                action, positive = following, False
+            elif low in ("n't", "not") and i > 0 and lasting and (
+                    words[i - 1].lemma_.lower() == "do" or asking and words[i - 1].lower_ == "you"):
+                action, positive = following, False  # "don't X anymore", "can you (please) not X anymore?"
             elif low == "longer" and i > 0 and words[i - 1].lower_ == "no" and following.lemma_.lower() in NEEDING \
                     and i + 2 < len(words):
                 action, positive = words[i + 2], False
             elif low == "need" and i > 0 and words[i - 1].lower_ == "no" and lasting:  # "no need to X anymore"
                 action, positive = following, False
             elif lasting and token.dep_ == "ROOT" and token.pos_ == "VERB" and _verb(token) in OPPOSITE \
-                    and _addressed(token):  # the turn's own verb: not "tips on how to avoid burnout in the future"
+                    and _addressed(token, asking=asking):  # the turn's own verb, not "tips to avoid X in the future"
                 action, positive = token, True  # "from now on, leave out X": a yes to leaving out, below a no
             else:
                 continue
@@ -327,7 +333,8 @@ def instructions(doc: "Doc", speaker: str) -> list[Claim]:
                 action = doc[action.i + 2]  # "don't need to include X anymore"
             elif action.lemma_.lower() == "bother" and action.i + 1 < len(doc):  # "don't bother (to) include X"
                 action = doc[action.i + 1 + (doc[action.i + 1].lower_ == "to" and action.i + 2 < len(doc))]
-            if action.tag_ not in ACTION_TAGS or action.dep_ in ("aux", "auxpass") or not _addressed(action, token):
+            if action.tag_ not in ACTION_TAGS or action.dep_ in ("aux", "auxpass") \
+                    or not _addressed(action, token, asking):
                 continue  # "I always go running": a habit; "it has always been hard": no action
             verb = _verb(action)
             if verb in OPPOSITE:  # "always skip X" is a no to including X
@@ -358,15 +365,24 @@ def same_action(slot: str) -> str:
     return f"{kind}:{ACTION.get(verb, verb)}{sep}{thing}"
 
 
-def _addressed(verb: "Token", cue: "Token | None" = None) -> bool:
+def requested(sent: "Span") -> bool:
+    """Whether a question asks its listener to act: it opens with can, could or would and "you"
+    ("Could you please stop adding version numbers?")."""
+    words = [t.lower_ for t in sent if not t.is_punct][:2]
+    return words[:1] != [] and words[0] in ASKING_YOU and words[1:] == ["you"]
+
+
+def _addressed(verb: "Token", cue: "Token | None" = None, asking: bool = False) -> bool:
     """Said to the listener as a request: no subject (an imperative), or "you" in a request ("I
-    want you to always cite", "you can stop adding"); not "you always forget my name". The cue
-    read as the verb's subject is none ("Quit putting ...", "Quit" parsed as a name)."""
+    want you to always cite", "you can stop adding", and when `asking`, a question that is one:
+    "could you stop adding?"); not "you always forget my name". The cue read as the verb's
+    subject is none ("Quit putting ...", "Quit" parsed as a name)."""
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and (cue is None or c.i != cue.i)]
     if not subjects:
         return True
+    modals = REQUESTING | ASKING_YOU if asking else REQUESTING
     return all(c.lower_ == "you" for c in subjects) and (
-        verb.dep_ in ("ccomp", "xcomp") or any(c.dep_ == "aux" and c.lower_ in REQUESTING for c in verb.children))
+        verb.dep_ in ("ccomp", "xcomp") or any(c.dep_ == "aux" and c.lower_ in modals for c in verb.children))
 
 
 def _object(action: "Token") -> list[str]:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..keys import bounded
-from .claims import Claim, claims
+from .claims import Claim, claims, requested
 from .markup import BREAKS, Masked
 from .messages import USER_ROLE
 
@@ -103,7 +103,8 @@ STANDING_CHARS = 400
 def standing_instruction(doc: Doc) -> bool:
     """Whether the turn tells its listener how to act from now on: a short turn with a sentence
     that is a request (an imperative: "Always include version numbers when I ask about
-    libraries", "Never use emojis"; or "I want you to ...", "please ...") and says it holds
+    libraries", "Never use emojis"; "I want you to ...", "please ..."; or a question that asks
+    for it: "Could you always cite your sources?") and says it holds
     beyond this turn (always, never, from now on, whenever, every time, going forward). Only a
     user's message to an agent is read so (`extract`): between people, "never give up!" is
     encouragement, not an instruction."""
@@ -111,9 +112,12 @@ def standing_instruction(doc: Doc) -> bool:
     if len(text) > STANDING_CHARS or not STANDING.search(text) or NOT_STANDING.search(text):
         return False
     for sent in doc.sents:
-        if not STANDING.search(sent.text) or sent.text.rstrip().endswith("?"):
-            continue  # a question asks; it does not instruct
-        if ASKING.search(sent.text) or _imperative(sent):
+        if not STANDING.search(sent.text):
+            continue
+        if sent.text.rstrip().endswith("?"):  # a question asks; it instructs only when it asks the listener to act
+            if requested(sent):
+                return True
+        elif ASKING.search(sent.text) or _imperative(sent):
             return True
     return False
 
