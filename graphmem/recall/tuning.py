@@ -87,7 +87,7 @@ WORDS_FULL = 40
 # has fewer). Chosen on half
 # of BEAM's conversations and checked on the other half (bench/README.md, "Newer above older").
 VERSION_HEAD, VERSION_WINDOW = 1, 10
-VERSION_COSINE = 0.5
+VERSION_COSINE = 0.5  # also how near a memory of someone close must be to the asker's own (whose.py)
 VERSION_QUESTION_WORDS = 2
 # A later memory that names an earlier one's value and says it changed (recency.renamed) is its
 # version at this cosine: naming the old value ties them where their words differ.

@@ -15,6 +15,7 @@ from ..supersession import Validity, validity
 from ..threads import beside
 from .recency import newest_first, restated, versions_asked
 from .tuning import VERSION_WINDOW
+from .whose import mine_first
 
 # Words that ask about an earlier state of things; anything else reads the present.
 PAST = re.compile(r"\b(before|used to|previously|formerly|originally|at first|in the past|former|(?<!how )old|earlier|"
@@ -41,7 +42,9 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     memory superseded only in part (a new employer, where it also said where someone lives)
     still holds for a question whose `words` (its lemmas) ask only about the rest. The
     validity of every memory that has versions comes along (for `Recalled`). With the
-    `question`, versions no link records are read too (recency.newest_first)."""
+    `question`, versions no link records are read too (recency.newest_first), and for a question
+    about the asker their own fact goes above one told of someone close to them
+    (whose.mine_first)."""
     head = [uid for uid, _ in ranked[:depth]]
     # the versions no link records are read beside the links: the links only narrow them down
     said = beside(store).submit(restated, store, user, [uid for uid, _ in ranked[:VERSION_WINDOW]]) \
@@ -49,6 +52,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     known = validity(store, user, head)
     if question is not None and said is not None:
         ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result())
+        ranked = mine_first(ranked, said.result(), question)
     if not known:
         return ranked, known
     listed = dict(ranked)

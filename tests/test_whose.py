@@ -1,0 +1,78 @@
+"""Whose fact a memory tells (graphmem/recall/whose.py): a question about the asker is answered
+by what they said of themselves first, not by what they said of someone close to them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from graphmem.recall.recency import restated
+from graphmem.recall.whose import asks_of_the_asker, mine_first, of_someone_else, of_the_speaker
+
+JANUARY, JUNE = (datetime(2024, m, 5, 9, tzinfo=timezone.utc) for m in (1, 6))
+
+
+@pytest.mark.parametrize("text", [
+    "My husband is a senior data engineer.",
+    "My sister just moved to Seattle, can you suggest some neighborhoods she should check out?",  # the ask is no fact
+    "Found out my son is allergic to peanuts. Can you help me plan his class party?",
+    "my husband's company just made everyone go back to the office",  # his company's rule
+    "our neighbors are adding a 4th bedroom",
+    "My older sister lives in Lyon.",
+])
+def test_a_message_whose_first_person_only_owns_a_person_tells_someone_elses_fact(text):
+    assert of_someone_else(text) and not of_the_speaker(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm a senior data analyst.",
+    "My doctor increased my lisinopril to 20mg.",  # the speaker's dose
+    "My therapist switched me to Wednesday mornings.",
+    "We just bought a Honda Fit as a second car for my son.",
+    "My car is a 2019 Subaru Outback.",  # a thing of the speaker's, no person
+])
+def test_a_message_that_says_i_or_my_of_a_thing_tells_the_speakers_fact(text):
+    assert of_the_speaker(text) and not of_someone_else(text)
+
+
+def test_a_question_is_about_the_asker_when_it_names_no_person_of_theirs():
+    assert asks_of_the_asker("What's my job?") and asks_of_the_asker("Where do I live these days?")
+    assert not asks_of_the_asker("Where does my sister live?")  # about her
+    assert not asks_of_the_asker("What does Caroline do for work?")  # no first person
+    assert not asks_of_the_asker("Which US cities did John visit?")  # the US is no "us"
+
+
+@pytest.mark.parametrize("mine, theirs, question", [
+    ("I'm a senior data analyst.", "My husband is a senior data engineer.", "What's my job?"),
+    ("I see a physiotherapist on Mondays for my knee.", "My mom sees a physiotherapist on Mondays for her back.",
+     "Why do I see a physiotherapist?"),
+    ("I'm allergic to shellfish.", "Found out my son is allergic to peanuts.",
+     "What am I allergic to?"),
+])
+def test_the_askers_own_fact_comes_before_one_of_someone_close(mem, user, mine, theirs, question):
+    own = mem.add(mine, user=user, at=JANUARY).memory_ids[0]
+    other = mem.add(theirs, user=user, at=JUNE).memory_ids[0]
+    ranked = [(other, 1.0), (own, 0.9)]  # the ranker's mistake, made certain
+    said = restated(mem.store, user, [other, own])
+    assert [uid for uid, _ in mine_first(ranked, said, question)] == [own, other]
+    assert mem.recall(question, user=user, k=2).memories[0].uid == own
+
+
+def test_a_question_about_the_person_keeps_their_fact_first(mem, user):
+    own = mem.add("I'm a senior data analyst.", user=user, at=JANUARY).memory_ids[0]
+    other = mem.add("My husband is a senior data engineer.", user=user, at=JUNE).memory_ids[0]
+    ranked = [(other, 1.0), (own, 0.9)]
+    said = restated(mem.store, user, [other, own])
+    assert mine_first(ranked, said, "What's my husband's job?") == ranked
+    assert mem.recall("What does my husband do for a living?", user=user, k=2).memories[0].uid == other
+
+
+def test_another_speakers_memory_or_a_far_one_is_not_moved(mem, user):
+    other = mem.add("My husband is a senior data engineer.", user=user, at=JUNE).memory_ids[0]
+    agent = mem.add([("assistant", "I'm glad to help with your career questions.")], user=user,
+                    at=JUNE).memory_ids[0]
+    far = mem.add("I'm baking sourdough bread this weekend.", user=user, at=JUNE).memory_ids[0]
+    said = restated(mem.store, user, [other, agent, far])
+    ranked = [(other, 1.0), (agent, 0.9), (far, 0.8)]
+    assert mine_first(ranked, said, "What's my job?") == ranked
