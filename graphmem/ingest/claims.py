@@ -369,7 +369,7 @@ def requested(sent: "Span") -> bool:
     """Whether a question asks its listener to act: it opens with can, could or would and "you"
     ("Could you please stop adding version numbers?")."""
     words = [t.lower_ for t in sent if not t.is_punct][:2]
-    return words[:1] != [] and words[0] in ASKING_YOU and words[1:] == ["you"]
+    return len(words) == 2 and words[0] in ASKING_YOU and words[1] == "you"
 
 
 def _addressed(verb: "Token", cue: "Token | None" = None, asking: bool = False) -> bool:

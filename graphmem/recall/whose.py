@@ -42,7 +42,7 @@ OWNED_WITHIN = 3
 def _owns_a_person(text: str, at: int) -> bool:
     """Whether the "my" or "our" that ends at `at` owns a person: one of PEOPLE (or their
     possessive) within OWNED_WITHIN words."""
-    for word in WORD.findall(text[at:at + 60])[:OWNED_WITHIN]:
+    for word in WORD.findall(text[at:at + 60].lower())[:OWNED_WITHIN]:
         bare = re.sub(r"['’]s?$", "", word)
         if bare in PEOPLE:
             return True
@@ -54,7 +54,7 @@ def _first_person(text: str) -> tuple[int, int]:
     said = owning = 0
     for m in FIRST_PERSON.finditer(text):
         said += 1
-        owning += m.group(1).lower() in OWNING and _owns_a_person(text.lower(), m.end())
+        owning += m.group(1).lower() in OWNING and _owns_a_person(text, m.end())
     return said, owning
 
 
