@@ -17,6 +17,7 @@ one thing), put right above it. Nothing else moves but by the one place the move
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Mapping
 
 from ..ingest.extract import KIN, NOT_PEOPLE
@@ -58,18 +59,24 @@ def _first_person(text: str) -> tuple[int, int]:
     return said, owning
 
 
+@lru_cache(maxsize=64)  # each of the first memories is asked both ways, as the one above and as one below
+def _told_first_person(text: str) -> tuple[int, int]:
+    """`_first_person` of what a message tells (its prose, its questions left out)."""
+    return _first_person(told(prose(text)))
+
+
 def of_someone_else(text: str) -> bool:
     """Whether what a message tells speaks of someone else's fact: its first person only ever
     owns a person ("My husband is a senior data engineer", "my coworker's flight got
     cancelled")."""
-    said, owning = _first_person(told(prose(text)))
+    said, owning = _told_first_person(text)
     return said > 0 and owning == said
 
 
 def of_the_speaker(text: str) -> bool:
     """Whether what a message tells speaks of its speaker: a first-person word that owns no
     person ("I'm a senior data analyst", "My doctor increased my lisinopril")."""
-    said, owning = _first_person(told(prose(text)))
+    said, owning = _told_first_person(text)
     return said > owning
 
 
