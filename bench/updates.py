@@ -3,7 +3,7 @@
     python -m bench.updates [FILE...] [--home DIR] [--wrong]
 
 FILE: JSON Lines of pairs, each {"kind": "update" | "unrelated", "older": TEXT, "newer": TEXT,
-"question": TEXT} (default: the nine sets in tests/data written by people who never saw the
+"question": TEXT} (default: the ten sets in tests/data written by people who never saw the
 code). Each pair is said by the user to an agent, months apart, into a user of its own; then
 its question is asked in the first person. For an update the question asks for the fact as the
 newer message has it, for an unrelated pair for the older message's fact, which still holds.
@@ -33,7 +33,7 @@ from graphmem.errors import InputError
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 UNSEEN = tuple(DATA / f"updates_unseen{suffix}.jsonl"
                for suffix in ("", "_chat", "_mixed", "_contrast", "_implied", "_whose", "_varied", "_varied2",
-                              "_people"))
+                              "_people", "_passing"))
 OLDER_AT, NEWER_AT = (datetime(2024, month, 5, 9, tzinfo=timezone.utc) for month in (1, 6))
 SPEAKER = "user"
 

@@ -165,6 +165,43 @@ def test_a_later_memory_that_names_the_old_value_without_changing_it_is_no_versi
              "Who's my boss?")], versions=False)
 
 
+def test_a_near_later_memory_that_tells_a_change_is_a_version_for_a_question_about_now(mem, user):
+    """For a question about how things stand now, a later memory near the earlier one that tells
+    a change (a verb of change, or a clause that ends in "now") is its version, though it names
+    no value the earlier gave and shares few of the question's words."""
+    _assert_versions(mem, user, [
+            ("I smoke about half a pack a day.", "I quit smoking two months ago and haven't had one since.",
+             "Am I a smoker?"),
+            ("Our team is six engineers.", "Our team has grown to nine engineers.",
+             "How many engineers are on our team?"),
+            ("I take 10mg of lisinopril every morning.", "My doctor increased my lisinopril to 20mg.",
+             "What dose of lisinopril am I on?")],
+        versions=True)
+
+
+def test_a_later_memory_that_tells_no_change_or_is_asked_of_the_past_is_no_version(mem, user):
+    """The same pairs asked in the simple past, a change only weighed, a "right now" that tells
+    no change, and a change of something far from the earlier memory leave the order as it is."""
+    _assert_versions(mem, user, [
+            ("I smoke about half a pack a day.", "I quit smoking two months ago and haven't had one since.",
+             "Did I smoke in January?"),
+            ("Our team is six engineers.", "Our team has grown to nine engineers.",
+             "How many engineers were on our team in March?"),
+            ("Our backend is written in Flask.", "Thinking about switching the backend to FastAPI, is it worth it?",
+             "What framework does our backend use?"),
+            ("I work from home full time.", "I'm working from a cafe right now, the wifi at home is down.",
+             "Where do I work from?"),
+            ("I smoke about half a pack a day.", "We switched our CI from Jenkins to GitHub Actions.",
+             "Am I a smoker?")],
+        versions=False)
+
+
+def test_recall_answers_a_question_about_now_with_the_told_change_first(mem, user):
+    _say(mem, user, "My therapist and I meet every week.", MARCH)
+    newer = _say(mem, user, "We cut my therapy sessions down to every other week now that things are calmer.", APRIL)
+    assert mem.recall("How often do I see my therapist?", user=user, k=5).memories[0].uid == newer
+
+
 def test_how_old_asks_about_the_present():
     assert reading("How old am I?") == "present" and reading("How old is my daughter now?") == "present"
     assert reading("What was my old job?") == "past"

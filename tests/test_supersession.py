@@ -46,14 +46,15 @@ def test_the_update_set_links_updates_and_leaves_unrelated_facts_alone(mem, user
 
 
 @pytest.mark.parametrize("name, linked, answered, kept",
-                         [("updates_unseen.jsonl", 0.23, 0.76, 0.95), ("updates_unseen_chat.jsonl", 0.15, 0.78, 0.9),
-                          ("updates_unseen_mixed.jsonl", 0.26, 0.83, 0.96),
-                          ("updates_unseen_contrast.jsonl", 0.0, 0.44, 0.84),
-                          ("updates_unseen_implied.jsonl", 0.0, 0.21, 0.93),
-                          ("updates_unseen_whose.jsonl", 0.03, 0.49, 0.79),
-                          ("updates_unseen_varied.jsonl", 0.1, 0.37, 0.87),
-                          ("updates_unseen_varied2.jsonl", 0.02, 0.42, 0.87),
-                          ("updates_unseen_people.jsonl", 0.1, 0.47, 0.94)])
+                         [("updates_unseen.jsonl", 0.23, 0.9, 0.95), ("updates_unseen_chat.jsonl", 0.15, 0.9, 0.9),
+                          ("updates_unseen_mixed.jsonl", 0.26, 0.95, 0.96),
+                          ("updates_unseen_contrast.jsonl", 0.0, 0.6, 0.84),
+                          ("updates_unseen_implied.jsonl", 0.0, 0.4, 0.93),
+                          ("updates_unseen_whose.jsonl", 0.03, 0.7, 0.69),
+                          ("updates_unseen_varied.jsonl", 0.1, 0.65, 0.82),
+                          ("updates_unseen_varied2.jsonl", 0.02, 0.75, 0.82),
+                          ("updates_unseen_people.jsonl", 0.1, 0.8, 0.94),
+                          ("updates_unseen_passing.jsonl", 0.06, 0.38, 0.88)])
 def test_updates_written_by_someone_who_never_read_the_claim_readings(mem, user, name, linked, answered, kept):
     """Pairs written, without seeing graphmem, by someone asked for updates and look-alike facts
     in the words people use with an assistant (the second set: long messages that end in a
@@ -62,9 +63,11 @@ def test_updates_written_by_someone_who_never_read_the_claim_readings(mem, user,
     look-alikes of four sorts: another's thing, another of one's own, a thing named for contrast,
     another aspect; the seventh and eighth, 40 of each kind with their questions, in three styles
     and many sorts of change and look-alike; the ninth, 40 of each kind with their questions:
-    look-alikes told of someone close to the user, and updates that name someone), and a question
+    look-alikes told of someone close to the user, and updates that name someone; the tenth, 50 of
+    each kind with their questions: updates said in passing, many with no word of change, and
+    look-alikes of every sort above, in everyday, health, family, work and software topics), and a question
     for each written later by another
-    who had not seen the code either (the sixth's to ninth's by their writers); each measured
+    who had not seen the code either (the sixth's to tenth's by their writers); each measured
     before and after a round of readings it did not choose (bench/README.md, "Supersession on
     pairs written without the code"). Most updates
     said so freely are still not linked, and recall answers some of those from the messages

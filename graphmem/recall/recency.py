@@ -11,7 +11,10 @@ later one; a yes-or-no question ("Have I ever used Excel ...?", "Am I a smoker?"
 them negated or ended ("I quit smoking") and the other not. For any question, a later memory is
 also a version when it tells a change and names the earlier's value (`renamed`): the old value
 ties the two together where the question's words are in neither ("Who's my boss?" after "My
-manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). And neither
+manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). For a
+question about how things stand now, a near later memory that tells a change is a version too
+(`change_told`: "Am I a smoker?" after "I smoke about half a pack a day" and "I quit smoking two
+months ago"), whatever values it names or words it shares with the question. And neither
 may name another thing where the other names the question's (`other_thing`: the question's
 "web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make" and "my
 wife makes"). For a question about the present the later one is put right above the earlier
@@ -29,14 +32,22 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..ingest.claims import ADVISORS, ASKING, CHANGED
+from ..ingest.claims import ADVISORS, ASKING, ASKING_YOU, CHANGED
 from ..ingest.markup import prose
 from ..store import Store
 from ..vectors import unit
 from .tuning import RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
 
 YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|could)\b", re.IGNORECASE)
+# A question in the simple past asks about an event ("What did Nate make on 25 February?"), not
+# about how things stand now.
+SIMPLE_PAST = re.compile(r"\b(did|was|were|had)\b", re.IGNORECASE)
 ASKS_VALUE = re.compile(r"\b(what|how many|how much|how long|when|which)\b", re.IGNORECASE)
+# A request to the agent ("Can you give me a summary of ...?"), and the words that ask for a place, a
+# person or how often: what `asks_a_fact` reads beside ASKS_VALUE and YES_OR_NO.
+REQUEST = re.compile(rf"^\W*({'|'.join(sorted(ASKING_YOU))})\s+you\b(?!\s+(please\s+)?(tell|remind)\s+me\b)",
+                     re.IGNORECASE)  # "Can you remind me where I live?" asks where
+ASKS_FACT = re.compile(r"\b(where|who|whom|how often)\b", re.IGNORECASE)
 _MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)")
 VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\d{1,2}\b", re.IGNORECASE)
@@ -81,6 +92,17 @@ def question_kind(question: str) -> str:
     if YES_OR_NO.search(question):
         return "yes-or-no"
     return "value" if ASKS_VALUE.search(question) else "other"
+
+
+def asks_a_fact(question: str) -> bool:
+    """Whether the question asks how a fact stands now: its value, its place, person or
+    frequency, or whether it holds ("What dose am I on?", "Where do I live?", "Do I still
+    smoke?"), in the present ("Did I smoke in January?" asks about an event), and not as a
+    request to the agent ("Can you summarise how my plans evolved?") nor for advice ("How should
+    I structure the interviews?")."""
+    if REQUEST.search(question) or SIMPLE_PAST.search(question):
+        return False
+    return question_kind(question) != "other" or bool(ASKS_FACT.search(question))
 
 
 @lru_cache(maxsize=1)
@@ -186,9 +208,20 @@ WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think
                      r"weigh\w*|choos\w*|need\w*|want\w*|hop\w*|plan\w*|intend\w*|going|look\w*)\s+"
                      r"(to|about|of|whether|on|into)\b(?:[^,;!?.]|\.(?!\s))*", re.IGNORECASE)  # "5.3.1" goes on
 # "now" at the end of a clause tells a present that replaced another ("Tom is my manager now");
-# said first ("now I'm wondering") or after a duration ("for 3 months now") it is discourse.
-NOW_TOLD = re.compile(r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which)\b))", re.IGNORECASE)
+# said first ("now I'm wondering"), after a duration ("for 3 months now") or as "right now", "for
+# now", "just now" or "by now" it is discourse ("I'm single right now" tells no change).
+NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
+                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which)\b))", re.IGNORECASE)
 DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
+# Words that tell a value moved or a state began or ended ("increased", "cut", "adopted", "gave
+# up"), beyond the replacements of claims.CHANGED ("switched", "moved", "no longer"): weaker, so
+# they tell a change only of a memory VERSION_COSINE near (`change_told`), not by naming an old
+# value alone (`renamed`, at RENAMED_COSINE).
+MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
+                      r"lowered|reduced|dropped|up to|down to|traded|sold|gave up|transferred|relocated|refinanced|"
+                      r"downgraded|decommissioned|rewrote|rewritten|ripped out|got promoted|adopted|hired|joined|"
+                      r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to)\b",
+                      re.IGNORECASE)
 SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
 CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
 
@@ -219,34 +252,49 @@ def _now_told(said: str) -> bool:
     return any(not DURATION.search(said[max(0, m.start() - 40):m.end()]) for m in NOW_TOLD.finditer(said))
 
 
+def change_told(said: Said, moved_on: bool = False) -> str | None:
+    """What `said` tells (`told`, less what it only weighs: `WEIGHED`) when that says something
+    changed, else None: a verb of change (`claims.CHANGED`: "we switched to Postgres", "I quit
+    smoking"), with `moved_on` one of MOVED_ON too ("my doctor increased my lisinopril to 20mg",
+    "I gave up fasting"), or a clause that ends in "now" (`NOW_TOLD`: "Tom is my manager now").
+    "Left" alone says no change (keys and days are left too), a change asked about or only
+    weighed ("thinking about switching") is not told, and the agent's replies tell no change of
+    the user's."""
+    if (said.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
+        return None
+    text = WEIGHED.sub(" ", told(said.text))
+    changed = CHANGED.search(text) or (moved_on and MOVED_ON.search(text)) or _now_told(text)
+    return text if changed else None
+
+
 def renamed(earlier: Said, later: Said) -> bool:
-    """Whether `later` tells (`told`) that something changed and names a value `earlier` gave:
-    "We moved off MongoDB and everything is in Postgres now" after "We store all our data in
-    MongoDB"; "Priya moved to the Paris office, so Tom is my manager now". Naming the old value
-    ties the two to one thing where the question's words may be in neither ("Who's my boss?"); a
-    verb of change (`claims.CHANGED`) or a clause that ends in "now" (`NOW_TOLD`) says it changed
-    ("left" alone does not: keys and days are left too); the new value need not be one `values`
-    reads ("we ditched jira, everything lives in linear"). A change asked about or only weighed
-    (`WEIGHED`) is not told, a digit alone names nothing (list items are numbered), and the
-    agent's replies tell no change of the user's. Whether either names another thing is
-    `versions_of_one_thing`'s to ask, once for both readings."""
-    if (later.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
-        return False
-    said = WEIGHED.sub(" ", told(later.text))
-    if not CHANGED.search(said) and not _now_told(said):
+    """Whether `later` tells that something changed (`change_told`) and names a value `earlier`
+    gave: "We moved off MongoDB and everything is in Postgres now" after "We store all our data
+    in MongoDB"; "Priya moved to the Paris office, so Tom is my manager now". Naming the old
+    value ties the two to one thing where the question's words may be in neither ("Who's my
+    boss?"); the new value need not be one `values` reads ("we ditched jira, everything lives in
+    linear"), and a digit alone names nothing (list items are numbered). Whether either names
+    another thing is `versions_of_one_thing`'s to ask, once for both readings."""
+    said = change_told(later)
+    if said is None:
         return False
     named = _tokens(said)
     return any(t in named for t in (_tokens(v) for v in values(earlier.text)) if len(t.strip()) > 1 and t not in CLOCK)
 
 
-def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozenset[str], question: str = "") -> bool:
+def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozenset[str], question: str = "",
+                          now_asked: bool = False) -> bool:
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
-    earlier's value and says it changed (`renamed`), or it differs where the question asks; and
-    neither names another thing where the other names the question's (`other_thing`)."""
+    earlier's value and says it changed (`renamed`), or it differs where the question asks, or
+    (`now_asked`: the question asks how things stand now) the two are VERSION_COSINE near and
+    the later tells a change (`change_told`, MOVED_ON's words too: "I quit smoking two months
+    ago" after "I smoke about half a pack a day"); and neither names another thing where the
+    other names the question's (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     cosine = float(earlier.vector @ later.vector)
-    if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)):
+    if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
+            or now_asked and cosine >= VERSION_COSINE and change_told(later, moved_on=True) is not None):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
 
@@ -292,6 +340,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     if kind is None:
         return ranked
     asked = words(question)
+    now_asked = reading == "present" and asks_a_fact(question)
     if said is None:
         said = restated(store, user, [uid for uid, _ in ranked[:window]])
     said = {uid: s for uid, s in said.items() if uid not in linked}
@@ -311,7 +360,8 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
                 continue
             wanted_later = reading != "past"
             earlier, later = (this, other) if wanted_later else (other, this)
-            if (other.at > this.at) == wanted_later and versions_of_one_thing(earlier, later, kind, asked, question):
+            if (other.at > this.at) == wanted_later and \
+                    versions_of_one_thing(earlier, later, kind, asked, question, now_asked):
                 wanted = j
                 break
         if wanted is None:

@@ -87,7 +87,9 @@ WORDS_FULL = 40
 # has fewer). Chosen on half
 # of BEAM's conversations and checked on the other half (bench/README.md, "Newer above older").
 VERSION_HEAD, VERSION_WINDOW = 1, 10
-VERSION_COSINE = 0.5  # also how near a memory of someone close must be to the asker's own (whose.py)
+# VERSION_COSINE is also how near a later memory that tells a change must be to be a version for a
+# question about now (recency.change_told), and a memory of someone close to the asker's own (whose.py).
+VERSION_COSINE = 0.5
 VERSION_QUESTION_WORDS = 2
 # A later memory that names an earlier one's value and says it changed (recency.renamed) is its
 # version at this cosine: naming the old value ties them where their words differ.

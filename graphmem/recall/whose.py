@@ -31,7 +31,8 @@ PEOPLE = (KIN - NOT_PEOPLE) | {"neighbor", "neighbors", "neighbour", "neighbours
                                "grandparents", "stepdad", "stepmom", "stepson", "stepdaughter", "classmate",
                                "classmates", "coworkers", "colleagues", "teammate", "teammates", "sons",
                                "daughters", "sisters", "brothers", "in-laws", "inlaws", "mum", "girlfriends",
-                               "boyfriends", "bestie", "bff"}
+                               "boyfriends", "bestie", "bff", "toddler", "toddlers", "baby", "babies", "grandkids",
+                               "grandchildren"}
 # The speaker's own words for themselves, in any case but "US" (the country).
 FIRST_PERSON = re.compile(r"\b(?-i:(?!US\b))(i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.IGNORECASE)
 OWNING = {"my", "our"}
