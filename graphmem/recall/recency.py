@@ -213,13 +213,14 @@ WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think
 NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
                       r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which)\b))", re.IGNORECASE)
 DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
-# Words that tell a value moved or a state began or ended ("increased", "cut", "adopted", "gave
-# up"), beyond the replacements of claims.CHANGED ("switched", "moved", "no longer"): weaker, so
-# they tell a change only of a memory VERSION_COSINE near (`change_told`), not by naming an old
-# value alone (`renamed`, at RENAMED_COSINE).
+# Words that tell a value moved or a state ended ("increased", "cut", "gave up"), beyond the
+# replacements of claims.CHANGED ("switched", "moved", "no longer"): weaker, so they tell a change
+# only of a memory VERSION_COSINE near (`change_told`), not by naming an old value alone (`renamed`,
+# at RENAMED_COSINE). Not "adopted", "hired" or "joined": something new begun leaves the earlier
+# fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
 MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
                       r"lowered|reduced|dropped|up to|down to|traded|sold|gave up|transferred|relocated|refinanced|"
-                      r"downgraded|decommissioned|rewrote|rewritten|ripped out|got promoted|adopted|hired|joined|"
+                      r"downgraded|decommissioned|rewrote|rewritten|ripped out|got promoted|"
                       r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to)\b",
                       re.IGNORECASE)
 SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
