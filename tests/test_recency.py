@@ -181,7 +181,8 @@ def test_a_near_later_memory_that_tells_a_change_is_a_version_for_a_question_abo
 
 def test_a_later_memory_that_tells_no_change_or_is_asked_of_the_past_is_no_version(mem, user):
     """The same pairs asked in the simple past, a change only weighed, a "right now" that tells
-    no change, and a change of something far from the earlier memory leave the order as it is."""
+    no change, something newly begun (it leaves the earlier fact standing), and a change of
+    something far from the earlier memory leave the order as it is."""
     _assert_versions(mem, user, [
             ("I smoke about half a pack a day.", "I quit smoking two months ago and haven't had one since.",
              "Did I smoke in January?"),
@@ -191,6 +192,7 @@ def test_a_later_memory_that_tells_no_change_or_is_asked_of_the_past_is_no_versi
              "What framework does our backend use?"),
             ("I work from home full time.", "I'm working from a cafe right now, the wifi at home is down.",
              "Where do I work from?"),
+            ("I live in Paris near the Louvre.", "I adopted a cat called Mimi in Lyon.", "Where do I live?"),
             ("I smoke about half a pack a day.", "We switched our CI from Jenkins to GitHub Actions.",
              "Am I a smoker?")],
         versions=False)
