@@ -263,9 +263,15 @@ def change_told(said: Said, moved_on: bool = False) -> str | None:
     the user's."""
     if (said.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
         return None
-    text = WEIGHED.sub(" ", told(said.text))
+    text = _told_not_weighed(said.text)
     changed = CHANGED.search(text) or (moved_on and MOVED_ON.search(text)) or _now_told(text)
     return text if changed else None
+
+
+@lru_cache(maxsize=64)  # a later memory is read by `renamed` and by the nearer rule, against each earlier one
+def _told_not_weighed(text: str) -> str:
+    """What a text tells (`told`), less what it only weighs (`WEIGHED`)."""
+    return WEIGHED.sub(" ", told(text))
 
 
 def renamed(earlier: Said, later: Said) -> bool:
