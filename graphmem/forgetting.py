@@ -29,6 +29,7 @@ from .complex import Complex
 from .consolidation import mark_stale, refresh
 from .simplex import normalise
 from .store import Store
+from .vectors import as_param
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ def _settle(store: Store, cx: Complex, vids: list[int], embed: Embed, out: Forgo
     if renames:
         vectors = embed([name for _, name in renames])
         store.run("rename_entities", user_id=cx.user, rows=[
-            {"vid": vid, "name": name, "norm": normalise(name), "embedding": vector.tolist()}
+            {"vid": vid, "name": name, "norm": normalise(name), "embedding": as_param(vector)}
             for (vid, name), vector in zip(renames, vectors)])
         out.renamed += len(renames)
 

@@ -51,6 +51,7 @@ from .ingest.claims import rekey_instructions
 from .ingest.lease import UserLease
 from .keys import check_user
 from .store import Store
+from .vectors import as_param
 
 log = logging.getLogger(__name__)
 
@@ -555,7 +556,7 @@ def _node_rows(lines: _Lines, target: str) -> Iterator[dict]:
         properties = {k: v for k, v in data["properties"].items() if k not in LOCAL.get(label, ())}
         vector = properties.pop(VECTOR, None) if label in VECTOR_LABELS else None
         properties["id" if label == "User" else "user_id"] = target
-        yield {"label": label, "properties": properties, "embedding": vector}
+        yield {"label": label, "properties": properties, "embedding": None if vector is None else as_param(vector)}
 
 
 def _relationship_rows(lines: _Lines, plan: _Plan, target: str) -> Iterator[dict]:

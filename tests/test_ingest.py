@@ -349,3 +349,18 @@ def test_the_rate_is_the_ingests_own_not_the_models_loading(mem, user, conversat
     first = IngestSummary("u", turns=4, seconds=10.0, stages={LOADING: 8.0})
     assert first.turns_per_second == pytest.approx(2.0) and first.to_dict()["turns_per_second"] == 2.0
     assert IngestSummary("u", turns=4, seconds=2.0).turns_per_second == pytest.approx(2.0)
+
+
+def test_a_vector_is_stored_to_the_last_bit_of_its_float32(mem, user):
+    """A vector travels as text to FalkorDB, in float32's nine significant digits
+    (graphmem.vectors.Vector): fewer would move it, and every cosine with it."""
+    from graphmem.vectors import as_param
+
+    mem.add([("Sam", "I keep my bike in the shed.")], user=user)
+    vid = mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN e.vid AS vid LIMIT 1", {"u": user})[0]["vid"]
+    rng = np.random.default_rng(7)
+    vector = (rng.standard_normal(mem.settings.embedding_dimensions)
+              * 10.0 ** rng.integers(-9, 3, mem.settings.embedding_dimensions)).astype(np.float32)
+    mem.store.run("set_entity_embeddings", user_id=user, rows=[{"vid": vid, "embedding": as_param(vector)}])
+    stored = mem.driver.run("MATCH (e:Entity {user_id: $u, vid: $vid}) RETURN e.embedding AS v", {"u": user, "vid": vid})
+    assert np.array_equal(np.asarray(stored[0]["v"], dtype=np.float32), vector)

@@ -8,6 +8,7 @@ import json
 import uuid
 from datetime import datetime, timezone
 
+import numpy as np
 import pytest
 
 from graphmem import Memory
@@ -371,3 +372,24 @@ def test_an_entitys_kind_after_a_forget_is_the_kind_a_fresh_store_reads(mem):
     assert kinds[forgot] == kinds[fresh] and any(r["name"] == "Emma" for r in kinds[fresh])
     bob = mem.driver.run("MATCH (e:Entity {user_id: $u, name: 'Bob'}) RETURN e.kind AS kind", {"u": forgot})
     assert [r["kind"] for r in bob] in ([], ["PERSON"])  # a speaker stays a person
+
+
+def test_an_entity_renamed_by_a_forget_has_the_vector_of_its_new_name(mem):
+    """The name an entity had came only from the forgotten memory: it takes the name the kept
+    one calls it by, and that name's vector, as a fresh store gives it (FalkorDB sets no vector
+    over another without the old one removed first: FalkorDB#2099)."""
+    told = [("Bob", "I had lunch with Caroline Ferreira at the harbour.")]
+    kept = [("Bob", "Caroline wants to go to the harbour again on Sunday.")]
+    forgot, fresh = f"rename-{uuid.uuid4().hex[:8]}", f"rename-{uuid.uuid4().hex[:8]}"
+    mem.add(told, user=forgot, conversation="c1", at=datetime(2024, 1, 5, tzinfo=timezone.utc))
+    for user in (forgot, fresh):
+        mem.add(kept, user=user, conversation="c2", at=datetime(2024, 6, 5, tzinfo=timezone.utc))
+    named = mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN e.name AS name", {"u": forgot})
+    assert "Caroline Ferreira" in [r["name"] for r in named]  # one entity, both names
+    mem.forget(forgot, conversation="c1")
+    vectors = {user: {r["name"]: np.asarray(r["v"], dtype=np.float32) for r in mem.driver.run(
+        "MATCH (e:Entity {user_id: $u}) RETURN e.name AS name, e.embedding AS v", {"u": user})}
+        for user in (forgot, fresh)}
+    assert "Caroline" in vectors[fresh] and set(vectors[forgot]) == set(vectors[fresh])
+    # as near as one name embedded alone and in a batch of others are (Caroline Ferreira's is 0.62)
+    assert float(vectors[forgot]["Caroline"] @ vectors[fresh]["Caroline"]) > 0.999

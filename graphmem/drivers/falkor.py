@@ -8,9 +8,11 @@ from typing import Any, Callable, Mapping
 
 import redis
 from falkordb import FalkorDB
+from falkordb.helpers import stringify_param_value
 from falkordb.query_result import QueryResult
 
 from ..errors import BackendUnavailable, GraphmemError, InputError
+from ..vectors import Vector
 from .base import Driver, unstorable_parameter
 
 log = logging.getLogger(__name__)
@@ -21,6 +23,7 @@ STATEMENT_TIMEOUT = 600.0
 CONNECT_TIMEOUT = 10.0
 REVIVALS = 2  # times one call restarts a dead embedded server before it gives up
 INDEX_WAIT = 60.0  # a restarted server's indexes are waited for this long before recall uses them
+FLOAT32 = "%.9g"  # nine significant digits give back any float32 exactly
 
 # FalkorDB enforces uniqueness through GRAPH.CONSTRAINT, not Cypher; Neo4j gets its rules from
 # cypher/schema.cypher. On FalkorDB only integer keys get a constraint: its enforcement of a
@@ -93,7 +96,7 @@ class FalkorDriver(Driver):
 
     def _once(self, query: str, params: dict, read_only: bool) -> list[dict]:
         graph = self._graph
-        header = graph._build_params_header(params)
+        header = params_header(params)
         if "\x00" in header:  # the server reads the statement as a C string: it would end there
             held = unstorable_parameter(params) or "a value holds a NUL character (U+0000)"
             raise InputError(f"{held}, which FalkorDB cannot take")
@@ -105,8 +108,8 @@ class FalkorDriver(Driver):
             rows = _plain_rows(response)
             if rows is None:  # nodes, edges, paths, maps, points, errors: the client's parser
                 result = QueryResult(graph, response)
-                header = [column[1] if isinstance(column, (list, tuple)) else column for column in result.header]
-                rows = [dict(zip(header, row)) for row in result.result_set]
+                columns = [column[1] if isinstance(column, (list, tuple)) else column for column in result.header]
+                rows = [dict(zip(columns, row)) for row in result.result_set]
         except redis.exceptions.ResponseError as exc:
             raise GraphmemError(f"FalkorDB rejected the statement: {exc}") from exc
         return rows
@@ -258,3 +261,29 @@ def _index_signature(statement: str) -> tuple[str, str, str] | None:
     if m := re.search(r"CREATE INDEX FOR \(\w+:(\w+)\) ON \(\w+\.(\w+)\)", statement):
         return (m[1], m[2], "RANGE")
     return None
+
+
+def params_header(params: Mapping[str, Any]) -> str:
+    """The statement's parameters as the client writes them ("CYPHER `a`=1 `b`=\"x\" "), but a
+    `Vector` in float32's nine significant digits, in one join: the client writes each float of
+    a vector through a call of its own, in a double's seventeen digits, and an ingest batch's
+    vectors are megabytes of text for the server to parse."""
+    return "".join(["CYPHER ", *(f"`{_name(k)}`={_literal(v)} " for k, v in params.items())]) if params else ""
+
+
+def _literal(value: Any) -> str:
+    if type(value) is Vector:
+        return "[" + ",".join(map(FLOAT32.__mod__, value)) + "]"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(map(_literal, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"`{_name(k)}`:{_literal(v)}" for k, v in value.items()) + "}"
+    return str(stringify_param_value(value))
+
+
+def _name(key: Any) -> str:
+    """A parameter's or a map key's name, checked as the client checks it."""
+    name = key.decode() if isinstance(key, bytes) else str(key)
+    if not name or "`" in name:
+        raise ValueError(f"a Cypher parameter or map key must be non-empty and hold no backtick: {name!r}")
+    return name

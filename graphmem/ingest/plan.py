@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from ..simplex import to_epoch
+from ..vectors import as_param
 from .extract import MASKED, WORD, Extraction, extract, terms
 from .formats import Turn
 from .identity import digest, session_key
@@ -163,11 +164,11 @@ def plan_batch(resolver: Resolver, embed: Embed, conversation: str, batch: list[
 
 def _fill(plan: BatchPlan, vectors: np.ndarray) -> None:
     """The memories' vectors, then their sentences', in the order plan_batch embedded them."""
-    plan.vectors = [v.tolist() for v in vectors[:len(plan.uids)]]
+    plan.vectors = [as_param(v) for v in vectors[:len(plan.uids)]]
     rest = iter(vectors[len(plan.uids):])
     for turn in plan.sentences:
         for sentence in turn:
-            sentence["embedding"] = next(rest).tolist()
+            sentence["embedding"] = as_param(next(rest))
 
 
 def _named(x: Extraction) -> list[tuple[str, str]]:
@@ -176,7 +177,7 @@ def _named(x: Extraction) -> list[tuple[str, str]]:
 
 
 def _vector(entity: Entity) -> list[float] | None:
-    return None if entity.vector is None else entity.vector.tolist()
+    return None if entity.vector is None else as_param(entity.vector)
 
 
 def _addressee(speaker: str, speakers: list[str]) -> str | None:

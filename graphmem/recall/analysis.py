@@ -15,6 +15,7 @@ from ..ingest.messages import USER_ROLE
 from ..models import Models
 from ..simplex import normalise
 from ..store import Store
+from ..vectors import as_param
 from .phrasing import ask_back
 from .tuning import COMMON_SHARE, CONCEPT_MATCH_FLOOR, ENTITY_MATCH_SCAN, NAME_MATCH_FLOOR
 
@@ -128,7 +129,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     unknown = []
     for mention, vector in zip(unmatched, vectors[len(own):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
-        hits = store.run("recall_entity_match", user_id=user, vector=vector.tolist(), scan=ENTITY_MATCH_SCAN,
+        hits = store.run("recall_entity_match", user_id=user, vector=as_param(vector), scan=ENTITY_MATCH_SCAN,
                        limit=1)
         if not (hits and hits[0]["score"] >= floor) and mention.kind != "CONCEPT":
             unknown.append(mention.name)
@@ -142,8 +143,8 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     entities = sorted(matched.values(), key=lambda e: e.vid)
     time_range, time_text = _time_range(doc)
     kind = _type(doc.text, entities, time_text, notes)
-    return Analysis(query, kind, entities, time_range, time_text, vectors[0].tolist(), words, total, notes,
-                    _answer_kinds(doc.text, notes), topic, topic_vector.tolist(), unknown, asked_back)
+    return Analysis(query, kind, entities, time_range, time_text, as_param(vectors[0]), words, total, notes,
+                    _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back)
 
 
 def _common(frequency: int, total: int) -> bool:
