@@ -362,11 +362,7 @@ def test_an_entitys_kind_after_a_forget_is_the_kind_a_fresh_store_reads(mem):
     goes with the memory it was read from, as her aliases and counts do."""
     told = [("Bob", "That's lovely! My daughter Emma plays the violin every evening.")]
     kept = [("Bob", "I finally visited Tokyo with Emma.")]
-    forgot, fresh = f"kind-{uuid.uuid4().hex[:8]}", f"kind-{uuid.uuid4().hex[:8]}"
-    mem.add(told, user=forgot, conversation="c1", at=datetime(2024, 1, 5, tzinfo=timezone.utc))
-    for user in (forgot, fresh):
-        mem.add(kept, user=user, conversation="c2", at=datetime(2024, 6, 5, tzinfo=timezone.utc))
-    mem.forget(forgot, conversation="c1")
+    forgot, fresh = _forgotten_beside_fresh(mem, told, kept)
     kinds = {user: mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN e.name AS name, e.kind AS kind ORDER BY name",
                                   {"u": user}) for user in (forgot, fresh)}
     assert kinds[forgot] == kinds[fresh] and any(r["name"] == "Emma" for r in kinds[fresh])
@@ -380,16 +376,26 @@ def test_an_entity_renamed_by_a_forget_has_the_vector_of_its_new_name(mem):
     over another without the old one removed first: FalkorDB#2099)."""
     told = [("Bob", "I had lunch with Caroline Ferreira at the harbour.")]
     kept = [("Bob", "Caroline wants to go to the harbour again on Sunday.")]
-    forgot, fresh = f"rename-{uuid.uuid4().hex[:8]}", f"rename-{uuid.uuid4().hex[:8]}"
-    mem.add(told, user=forgot, conversation="c1", at=datetime(2024, 1, 5, tzinfo=timezone.utc))
-    for user in (forgot, fresh):
-        mem.add(kept, user=user, conversation="c2", at=datetime(2024, 6, 5, tzinfo=timezone.utc))
-    named = mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN e.name AS name", {"u": forgot})
-    assert "Caroline Ferreira" in [r["name"] for r in named]  # one entity, both names
-    mem.forget(forgot, conversation="c1")
+    def one_entity_both_names(forgot: str) -> None:
+        named = mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN e.name AS name", {"u": forgot})
+        assert "Caroline Ferreira" in [r["name"] for r in named]
+
+    forgot, fresh = _forgotten_beside_fresh(mem, told, kept, before_forget=one_entity_both_names)
     vectors = {user: {r["name"]: np.asarray(r["v"], dtype=np.float32) for r in mem.driver.run(
         "MATCH (e:Entity {user_id: $u}) RETURN e.name AS name, e.embedding AS v", {"u": user})}
         for user in (forgot, fresh)}
     assert "Caroline" in vectors[fresh] and set(vectors[forgot]) == set(vectors[fresh])
     # as near as one name embedded alone and in a batch of others are (Caroline Ferreira's is 0.62)
     assert float(vectors[forgot]["Caroline"] @ vectors[fresh]["Caroline"]) > 0.999
+
+
+def _forgotten_beside_fresh(mem, told, kept, before_forget=lambda forgot: None) -> tuple[str, str]:
+    """Two new users: `forgot` was told `told` (conversation c1), then `kept` (c2), and c1 is
+    forgotten; `fresh` was only ever told `kept`."""
+    forgot, fresh = f"forgot-{uuid.uuid4().hex[:8]}", f"fresh-{uuid.uuid4().hex[:8]}"
+    mem.add(told, user=forgot, conversation="c1", at=datetime(2024, 1, 5, tzinfo=timezone.utc))
+    for user in (forgot, fresh):
+        mem.add(kept, user=user, conversation="c2", at=datetime(2024, 6, 5, tzinfo=timezone.utc))
+    before_forget(forgot)
+    mem.forget(forgot, conversation="c1")
+    return forgot, fresh
