@@ -364,3 +364,23 @@ def test_a_vector_is_stored_to_the_last_bit_of_its_float32(mem, user):
     mem.store.run("set_entity_embeddings", user_id=user, rows=[{"vid": vid, "embedding": as_param(vector)}])
     stored = mem.driver.run("MATCH (e:Entity {user_id: $u, vid: $vid}) RETURN e.embedding AS v", {"u": user, "vid": vid})
     assert np.array_equal(np.asarray(stored[0]["v"], dtype=np.float32), vector)
+
+
+def test_falkordb_rows_with_vectors_are_read_as_the_client_reads_them(mem, user):
+    """The driver reads plain rows itself (graphmem.drivers.falkor._plain_rows), vectors
+    included; the client's parser, which it falls back on, must read them the same."""
+    if mem.driver.dialect != "falkordb":
+        pytest.skip("the FalkorDB driver's own reading")
+    from falkordb.query_result import QueryResult
+
+    from graphmem.drivers.falkor import _plain_rows, params_header
+
+    uid = mem.add([("Sam", "I keep my bike in the shed. It is a blue one.")], user=user).memory_ids[0]
+    query, params = mem.store.query("abstract_sentences").text, {"user_id": user, "uids": [uid]}
+    graph = mem.driver._graph
+    response = graph.execute_command("GRAPH.RO_QUERY", graph.name, params_header(params) + query, "--compact")
+    ours = _plain_rows(response)
+    parsed = QueryResult(graph, response)
+    theirs = [dict(zip([c[1] for c in parsed.header], row)) for row in parsed.result_set]
+    assert ours is not None and ours == theirs
+    assert ours[0]["sentences"] and all(len(s[2]) == mem.settings.embedding_dimensions for s in ours[0]["sentences"])

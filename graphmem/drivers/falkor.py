@@ -205,12 +205,15 @@ class _NotPlain(Exception):
 
 def _plain(cell):
     """One value of FalkorDB's compact result format ([type, value]) when it is null, a string,
-    an integer, a boolean, a double or an array of those; _NotPlain otherwise."""
+    an integer, a boolean, a double, a vector (a list of floats, as the client reads it) or an
+    array of those; _NotPlain otherwise."""
     kind, value = cell
     if kind == 2 or kind == 3:
         return value
     if kind == 5:
         return float(value)
+    if kind == 12:
+        return list(map(float, value))
     if kind == 6:
         if {item[0] for item in value} <= {2, 3}:  # strings and integers: most of a large result
             return [item[1] for item in value]
