@@ -79,6 +79,16 @@ class Abstract:
 
 
 @dataclass
+class Held:
+    """Vectors the caller holds already, as stored (an ingest's, of the memories it has just
+    written), read from here instead of from the store: reading a sentence's vector back is most
+    of a consolidation's time."""
+
+    memories: dict[str, np.ndarray] = field(default_factory=dict)  # uid -> its vector
+    sentences: dict[str, dict[int, np.ndarray]] = field(default_factory=dict)  # uid -> n -> its sentence's
+
+
+@dataclass
 class Consolidated:
     """What a consolidation did."""
 
@@ -87,10 +97,11 @@ class Consolidated:
     deleted: int = 0
 
 
-def consolidate(store: Store, user: str, uids: Sequence[str] | None = None) -> Consolidated:
+def consolidate(store: Store, user: str, uids: Sequence[str] | None = None, held: Held | None = None) -> Consolidated:
     """Derive again the groups the given memories belong to (None: every group of the user's,
     a rebuild), those of the memories waiting (`defer`, whose sessions' simplices are witnessed
-    again first) and those a forget marked stale. The caller holds the user's lease."""
+    again first) and those a forget marked stale. The caller holds the user's lease, and may
+    hold some memories' vectors (`held`)."""
     every = uids is None
     waiting = deferred(store, user)
     if waiting:  # their sessions first: a group is derived from memories, a session's simplex too
@@ -99,7 +110,7 @@ def consolidate(store: Store, user: str, uids: Sequence[str] | None = None) -> C
     groups = {(r["vid"], r["bucket"]) for r in store.run("abstract_groups", user_id=user,
                                                          uids=list(uids or []) + waiting, all=every, span=SPAN)}
     groups |= {(r["vid"], r["bucket"]) for r in store.run("abstracts_to_refresh", user_id=user, all=every)}
-    done = derive(store, user, sorted(groups))
+    done = derive(store, user, sorted(groups), held)
     if every or waiting:
         store.run("clear_deferred", user_id=user, uids=waiting, all=every)
     return done
@@ -134,8 +145,8 @@ def abstracts(store: Store, user: str) -> list[Abstract]:
     return [Abstract.from_row(r) for r in store.run("list_abstracts", user_id=user)]
 
 
-def derive(store: Store, user: str, groups: Iterable[tuple[int, int]]) -> Consolidated:
-    out = Consolidated()
+def derive(store: Store, user: str, groups: Iterable[tuple[int, int]], held: Held | None = None) -> Consolidated:
+    out, held = Consolidated(), held or Held()
     todo = list(groups)
     if not todo:
         return out
@@ -148,7 +159,7 @@ def derive(store: Store, user: str, groups: Iterable[tuple[int, int]]) -> Consol
             for vid, bucket in batch])
         sized = {r["key"]: r for r in rows if int(r["size"]) >= 2 and not _common(r["frequency"], total)}
         uids = sorted({uid for r in sized.values() for uid, _ in r["members"]})
-        vectors = {r["uid"]: r for r in store.run("abstract_vectors", user_id=user, uids=uids)} if uids else {}
+        vectors = {r["uid"]: r for r in _read(store, "abstract_vectors", user, uids, held)}
         names = sorted({r["name"] for r in sized.values()} | {n for v in vectors.values() for n, _ in v["mentioned"]})
         speakers = {r["name"] for r in store.run("recall_speakers", user_id=user, names=names)} if names else set()
         keep, drop = [], []
@@ -163,13 +174,30 @@ def derive(store: Store, user: str, groups: Iterable[tuple[int, int]]) -> Consol
         if keep:
             centres = [_centre(row, vectors) for _, _, row in keep]
             central = sorted({uid for _, uids in centres for uid in uids})
-            sentences = {r["uid"]: r for r in store.run("abstract_sentences", user_id=user, uids=central)}
+            sentences = {r["uid"]: r for r in _read(store, "abstract_sentences", user, central, held)}
             written = [_abstract(vid, bucket, row, centre, vectors, sentences, total, speakers)
                        for (vid, bucket, row), centre in zip(keep, centres)]
             store.run("write_abstracts", user_id=user, rows=written)
             out.written += len(written)
     log.debug("consolidated %s: %s", user[:12], out)
     return out
+
+
+def _read(store: Store, name: str, user: str, uids: Sequence[str], held: Held) -> list[dict]:
+    """The rows of `name` (abstract_vectors or abstract_sentences) for `uids`, with the vectors
+    of the memories `held` holds taken from it, not read."""
+    have = [uid for uid in uids if uid in held.memories]
+    rest = [uid for uid in uids if uid not in held.memories]
+    rows = store.run(name, user_id=user, uids=rest, vectors=True) if rest else []
+    for row in store.run(name, user_id=user, uids=have, vectors=False) if have else []:
+        uid = row["uid"]
+        if "embedding" in row:
+            row["embedding"] = held.memories[uid]
+        if "sentences" in row:
+            of = held.sentences.get(uid, {})
+            row["sentences"] = [[s[0], s[1], of.get(s[0])] for s in row["sentences"] if s]
+        rows.append(row)
+    return rows
 
 
 def _common(frequency: int | None, total: int) -> bool:

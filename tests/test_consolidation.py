@@ -205,3 +205,35 @@ def test_the_ranker_sees_what_an_abstract_lends():
                              set(), lent={"a": 0.5, "b": 1.0})
     lent = got.matrix[:, got.names.index("abstract_lent")]
     assert list(lent) == [0.25, 0.5, 0.0]  # a share of the best fused score; c is in no lending abstract
+
+
+LONG_TURNS = """## 8 May 2023
+Alice: I adopted a puppy named Rex from the shelter in Lisbon. He is a small terrier with one white ear and a loud bark. The shelter had kept him for a whole month before I came.
+Bob: Rex sounds like a lovely companion for you. My daughter Emma has wanted a dog of her own for years. She asks me about it every single evening after school.
+Alice: Rex chewed my favourite slippers to pieces yesterday afternoon. I had to hide every pair of shoes in the wardrobe. The shoe shops in Lisbon are far too expensive for this.
+Bob: Emma and Rex should meet in Lisbon someday soon. Emma loves terriers more than any other kind of dog. We could all walk along the river on a Sunday morning.
+"""
+
+
+def test_abstracts_from_the_vectors_an_ingest_holds_are_those_read_back(mem, tmp_path, monkeypatch):
+    """An ingest hands consolidation the vectors it wrote (pipeline.HELD_VECTORS) instead of
+    reading them back: the abstracts must be the same, central sentences included."""
+    read = []
+    run = mem.store.run
+
+    def noting(name, **params):
+        if name in ("abstract_vectors", "abstract_sentences"):
+            read.append((name, params["vectors"], len(params["uids"])))
+        return run(name, **params)
+
+    monkeypatch.setattr(mem.store, "run", noting)
+    held = _ingest(mem, tmp_path, LONG_TURNS)
+    assert read and all(not vectors for _, vectors, _ in read)  # every vector was held, none read back
+    monkeypatch.setattr(pipeline, "HELD_VECTORS", 0)
+    read.clear()
+    again = _ingest(mem, tmp_path, LONG_TURNS)
+    assert read and all(vectors for _, vectors, _ in read)
+    first, second = ([(a.text, a.entities, a.size) for a in mem.abstracts(user)] for user in (held, again))
+    assert first and first == second
+    # a sentence chosen from a turn's several by its vector, not the turn's first one
+    assert any("wanted a dog of her own" in text for text, _, _ in first)

@@ -376,7 +376,7 @@ def test_falkordb_rows_with_vectors_are_read_as_the_client_reads_them(mem, user)
     from graphmem.drivers.falkor import _plain_rows, params_header
 
     uid = mem.add([("Sam", "I keep my bike in the shed. It is a blue one.")], user=user).memory_ids[0]
-    query, params = mem.store.query("abstract_sentences").text, {"user_id": user, "uids": [uid]}
+    query, params = mem.store.query("abstract_sentences").text, {"user_id": user, "uids": [uid], "vectors": True}
     graph = mem.driver._graph
     response = graph.execute_command("GRAPH.RO_QUERY", graph.name, params_header(params) + query, "--compact")
     ours = _plain_rows(response)

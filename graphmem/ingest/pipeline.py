@@ -15,7 +15,7 @@ from typing import Callable, Sequence, Union
 import numpy as np
 
 from ..complex import Complex
-from ..consolidation import DEFERRED_MAX, consolidate, defer
+from ..consolidation import DEFERRED_MAX, Held, consolidate, defer
 from ..errors import InputError
 from ..forgetting import forget_memories, leftovers
 from ..keys import check_text
@@ -25,7 +25,7 @@ from ..threads import Here
 from .formats import Turn, read_transcript
 from .lease import UserLease
 from .identity import Alignment, Stored, align, name_conversation, session_key
-from .plan import extract_batch, placement, plan_batch
+from .plan import BatchPlan, extract_batch, placement, plan_batch
 from .resolve import Resolver
 from .summary import LOADING, IngestSummary, Stopwatch
 from .turns import check_storable
@@ -35,6 +35,9 @@ Progress = Callable[[str, int], None]  # (what, how many more turns are done)
 Source = Union[str, Path, Sequence[Union[str, Path]], Sequence[Turn]]
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl", ".txt", ".md")
 WRITES_IN_FLIGHT = 2  # batches planned ahead of the database: bounded, so memory stays flat
+# The vectors an ingest keeps of what it wrote, for the consolidation after it (25 MB of float32 at
+# 384 dimensions): a larger ingest's consolidation reads the rest back.
+HELD_VECTORS = 16_384
 # One batch's memory vectors are computed on this thread while the writes that need none run, with
 # one torch thread: the database and the writes take the other core (on two cores, two torch
 # threads beside them made it no faster than embedding first).
@@ -109,6 +112,7 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     clock = Stopwatch(summary.stages)
     size = store.settings.ingest_batch
     pending: list[Future] = []
+    held = Held()
     with _worker(alone) as parser, _worker(alone) as writer:
         for conv, alignment in placed:
             turns = alignment.turns
@@ -142,6 +146,8 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
                 # while an earlier one is not, and the re-run would resolve that one differently
                 pending.append(writer.submit(_after, pending[-1] if pending else None, write_batch,
                                              store, cx, plan, summary, clock))
+                if plan.fresh:  # a retry's vectors may not be those the earlier attempt stored
+                    pending[-1].add_done_callback(_holder(held, plan))
                 if progress:
                     pending[-1].add_done_callback(_reporter(progress, conv, len(batch)))
                 while len(pending) > WRITES_IN_FLIGHT:
@@ -160,7 +166,7 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
         finish(store, cx, sessions - later, began, summary, clock, prune=lease.unfinished)
         with clock("consolidation"):  # the groups the new memories joined, and those a forget left stale
             if waiting is None or waiting >= DEFERRED_MAX:
-                consolidate(store, user, added)
+                consolidate(store, user, added, held)
         lease.settle(lease.token)  # the catalogue is now what `resolver` holds
         _CATALOGS.setdefault(store, {})[user] = (lease.token, resolver, cx.known_entities())
 
@@ -217,6 +223,19 @@ def _after(previous: Future | None, write: Callable[..., None], *args: object) -
     if previous is not None:
         previous.result()  # re-raises what stopped it: nothing is written after a failure
     write(*args)
+
+
+def _holder(held: Held, plan: BatchPlan) -> Callable[[Future], None]:
+    """Once `plan` is written, keep the vectors it wrote in `held`, up to HELD_VECTORS."""
+    def hold(written: Future) -> None:
+        count = len(held.memories) + sum(map(len, held.sentences.values()))
+        if written.cancelled() or written.exception() is not None or count + sum(1 + len(s) for s in plan.sentences) > HELD_VECTORS:
+            return
+        for uid, vector, sentences in zip(plan.uids, plan.vectors, plan.sentences):
+            held.memories[uid] = np.asarray(vector, dtype=np.float32)
+            held.sentences[uid] = {s["n"]: np.asarray(s["embedding"], dtype=np.float32) for s in sentences}
+
+    return hold
 
 
 def _reporter(progress: Progress, name: str, turns: int) -> Callable[[Future], None]:
