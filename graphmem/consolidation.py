@@ -97,7 +97,8 @@ class Consolidated:
     deleted: int = 0
 
 
-def consolidate(store: Store, user: str, uids: Sequence[str] | None = None, held: Held | None = None) -> Consolidated:
+def consolidate(store: Store, user: str, uids: Sequence[str] | None = None,
+                held: Held | None = None) -> Consolidated:
     """Derive again the groups the given memories belong to (None: every group of the user's,
     a rebuild), those of the memories waiting (`defer`, whose sessions' simplices are witnessed
     again first) and those a forget marked stale. The caller holds the user's lease, and may

@@ -228,8 +228,10 @@ def _after(previous: Future | None, write: Callable[..., None], *args: object) -
 def _holder(held: Held, plan: BatchPlan) -> Callable[[Future], None]:
     """Once `plan` is written, keep the vectors it wrote in `held`, up to HELD_VECTORS."""
     def hold(written: Future) -> None:
+        if written.cancelled() or written.exception() is not None:
+            return
         count = len(held.memories) + sum(map(len, held.sentences.values()))
-        if written.cancelled() or written.exception() is not None or count + sum(1 + len(s) for s in plan.sentences) > HELD_VECTORS:
+        if count + sum(1 + len(s) for s in plan.sentences) > HELD_VECTORS:
             return
         for uid, vector, sentences in zip(plan.uids, plan.vectors, plan.sentences):
             held.memories[uid] = np.asarray(vector, dtype=np.float32)
