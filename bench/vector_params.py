@@ -4,8 +4,8 @@ float, a double's seventeen digits), in one process on one embedded store.
 
     python bench/vector_params.py [--memories 128] [--sentences 6] [--rounds 5]
 
-Each round writes fresh memories' vectors and their sentences' through `set_memory_embeddings`,
-as ingest does, once with each header, alternating; the store does the same work for both (the
+Each round writes fresh memories' vectors and their sentences' through `complete_memories`, as
+ingest does, once with each header, alternating; the store does the same work for both (the
 vectors are equal as float32), so the difference is the text: building it and parsing it."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ USER = "bench-vector-params"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--memories", type=int, default=128, help="memories per batch (ingest_batch's default)")
+    parser.add_argument("--memories", type=int, default=128, help="memories per batch (ingest's batch on a CPU)")
     parser.add_argument("--sentences", type=int, default=6, help="sentence vectors per memory")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
@@ -46,13 +46,13 @@ def main() -> None:
                          "sentences": [{"n": n, "text": f"sentence {n}", "embedding": as_param(_unit(rng, dimensions))}
                                        for n in range(args.sentences)]} for uid in uids]
                 t0 = time.perf_counter()
-                text = header({"user_id": USER, "rows": rows})
+                text = header({"user_id": USER, "rows": rows, "entities": []})
                 building[name].append(time.perf_counter() - t0)
                 size[name] = len(text)
                 falkor.params_header = header  # the driver's, for this statement
                 try:
                     t0 = time.perf_counter()
-                    mem.store.run("set_memory_embeddings", user_id=USER, rows=rows)
+                    mem.store.run("complete_memories", user_id=USER, rows=rows, entities=[])
                     seconds[name].append(time.perf_counter() - t0)
                 finally:
                     falkor.params_header = headers["graphmem"]

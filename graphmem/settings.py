@@ -41,7 +41,7 @@ class Settings:
     # ingest
     entity_merge_threshold: float = 0.88  # cosine of two names of one kind that makes them one entity
     witness_window: float = 0.0  # seconds; > 0 also adds one simplex per time window of that length
-    ingest_batch: int = 128  # turns per parse / embed / write step
+    ingest_batch: int = 0  # turns per parse / embed / write step; 0: by the embedding's device (ingest.pipeline)
     # an agent's tool results (OpenAI `tool` messages, Anthropic `tool_result` blocks) kept as
     # observations spoken by the tool; by default they are plumbing, like tool calls and system prompts
     keep_tool_results: bool = False
@@ -102,8 +102,8 @@ class Settings:
             raise ConfigError(f"recall_ranker must be 'default', 'off' or a ranker JSON file; {self.recall_ranker!r} is none")
         if self.embedding_max_tokens < 0:
             raise ConfigError("embedding_max_tokens must be 0 (the model's limit) or a number of word pieces")
-        if self.ingest_batch < 1:
-            raise ConfigError("ingest_batch must be at least 1")
+        if self.ingest_batch < 0:
+            raise ConfigError("ingest_batch must be a number of turns, or 0 to size it by the embedding's device")
         if self.aof_fsync not in ("always", "everysec", "no"):
             raise ConfigError("aof_fsync must be one of always, everysec, no")
         if not self.server_idle_stop >= 0:  # NaN too

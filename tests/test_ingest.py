@@ -361,9 +361,35 @@ def test_a_vector_is_stored_to_the_last_bit_of_its_float32(mem, user):
     rng = np.random.default_rng(7)
     vector = (rng.standard_normal(mem.settings.embedding_dimensions)
               * 10.0 ** rng.integers(-9, 3, mem.settings.embedding_dimensions)).astype(np.float32)
-    mem.store.run("set_entity_embeddings", user_id=user, rows=[{"vid": vid, "embedding": as_param(vector)}])
+    mem.store.run("complete_memories", user_id=user, rows=[], entities=[{"vid": vid, "embedding": as_param(vector)}])
     stored = mem.driver.run("MATCH (e:Entity {user_id: $u, vid: $vid}) RETURN e.embedding AS v", {"u": user, "vid": vid})
     assert np.array_equal(np.asarray(stored[0]["v"], dtype=np.float32), vector)
+
+
+def test_an_entity_settled_with_a_new_vector_keeps_every_other_property(mem, user):
+    """The last statement of a batch (complete_memories) removes an entity's pending mark and
+    then, on FalkorDB, its old vector before writing the new one (FalkorDB#2099): two removals
+    from one node, which FalkorDB#1787 gets wrong within one clause. An entity an interrupted
+    batch left pending with a vector has both done to it, and must keep all else."""
+    from graphmem.vectors import as_param
+
+    props = {"user_id": user, "vid": 1, "name": "Alpha Beta", "norm": "alpha beta", "kind": "PERSON",
+             "aliases": ["Alpha Beta", "AB"], "alias_text": " Alpha Beta AB", "alias_norms": ["alpha beta", "ab"],
+             "frequency": 3, "first_seen": 1.5, "last_seen": 2.5, "pending": 5.0}
+    dimensions = mem.settings.embedding_dimensions
+    old, new = np.ones(dimensions, dtype=np.float32), np.arange(1, dimensions + 1, dtype=np.float32)
+    mem.store.run("complete_memories", user_id=user, rows=[], entities=[])  # a no-op on an empty batch
+    mem.driver.run("CREATE (e:Entity) SET e = $p CREATE (m:Memory {user_id: $u, uid: 'm1', text: 't'})-[:MENTIONS]->(e)",
+                   {"u": user, "p": props})
+    mem.store.run("complete_memories", user_id=user, rows=[], entities=[{"vid": 1, "embedding": as_param(old)}])
+    mem.store.run("complete_memories", user_id=user, entities=[{"vid": 1, "embedding": as_param(new)}],
+                  rows=[{"uid": "m1", "embedding": as_param(old), "sentences": []}])
+    (row,) = mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN properties(e) AS p", {"u": user})
+    stored = dict(row["p"])
+    assert np.array_equal(np.asarray(stored.pop("embedding"), dtype=np.float32), new)
+    assert stored == {k: v for k, v in props.items() if k != "pending"}
+    (m,) = mem.driver.run("MATCH (m:Memory {user_id: $u}) RETURN m.complete AS complete", {"u": user})
+    assert m["complete"] is True
 
 
 def test_falkordb_rows_with_vectors_are_read_as_the_client_reads_them(mem, user):

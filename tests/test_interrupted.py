@@ -7,12 +7,14 @@ Melanie's short name only while "Mell Stone", met in the same batch, is not yet 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from graphmem import Settings
 from graphmem.ingest import ingest
 from graphmem.models import Models
 from graphmem.store import Store
+from graphmem.vectors import as_param
 from interrupt import interrupt
 
 TRANSCRIPT = """\
@@ -109,7 +111,8 @@ def test_entities_an_unfinished_ingest_created_are_invisible_until_used_then_pru
     vid = cx.ensure_entities(["Used Later"])["Used Later"]
     mem.driver.run("CREATE (m:Memory {user_id: $u, uid: 'm1', text: 'x'}) WITH m "
                    "MATCH (e:Entity {user_id: $u, vid: $v}) CREATE (m)-[:MENTIONS]->(e)", {"u": user, "v": vid})
-    mem.run("complete_memories", user_id=user, uids=["m1"])
+    mem.run("complete_memories", user_id=user, entities=[],
+            rows=[{"uid": "m1", "embedding": as_param(np.ones(mem.settings.embedding_dimensions)), "sentences": []}])
     assert {r["name"] for r in mem.run("entity_catalog", user_id=user)} == {"Settled", "Used Later"}
     mem.run("prune_entities", user_id=user, before=time.time() + 1)
     names = {r["name"] for r in mem.driver.run("MATCH (e:Entity {user_id: $u}) RETURN e.name AS name", {"u": user})}

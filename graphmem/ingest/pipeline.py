@@ -49,6 +49,18 @@ _CATALOGS: "weakref.WeakKeyDictionary[Store, dict[str, tuple[str, Resolver, list
     weakref.WeakKeyDictionary()
 
 
+# Turns per parse / embed / write step where `ingest_batch` is 0 (its default), by where the
+# embedding runs. On a CPU embedding is the cost, and large batches embed fastest; on a GPU it
+# is not, and smaller batches overlap the parse and the writes more (bench/README.md, "Ingest
+# with a GPU").
+BATCH_CPU, BATCH_GPU = 128, 64
+
+
+def batch_size(store: Store, embedder: Embedder) -> int:
+    """Turns per step: `ingest_batch`, or where it is 0, the size for the embedding's device."""
+    return store.settings.ingest_batch or (BATCH_GPU if embedder.device.startswith("cuda") else BATCH_CPU)
+
+
 def embed_threads(embedder: Embedder, alone: bool) -> int | None:
     """torch threads for embedding during ingest, where the parse and the database writes run
     beside it (None: torch's default, every core). Embedding is the heavy stage and wants every
@@ -91,7 +103,8 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
             embedder: Embedder, lease: UserLease | None, summary: IngestSummary, progress: Progress | None,
             conversation: str | None, whole: bool) -> None:
     user, dry_run, began = cx.user, lease is None, time.time()
-    alone = len(transcripts) == 1 and summary.turns <= store.settings.ingest_batch  # one batch: nothing to overlap
+    size = batch_size(store, embedder)
+    alone = len(transcripts) == 1 and summary.turns <= size  # one batch: nothing to overlap
     threads = embed_threads(embedder, alone)
 
     def embed(texts: Sequence[str]) -> np.ndarray:
@@ -110,7 +123,6 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     resolver = _resolver(store, cx, None if summary.memories_replaced else lease, embed)
     summary.entities_added = -len(resolver.entities)
     clock = Stopwatch(summary.stages)
-    size = store.settings.ingest_batch
     pending: list[Future] = []
     held = Held()
     with _worker(alone) as parser, _worker(alone) as writer:

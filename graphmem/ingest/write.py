@@ -1,5 +1,7 @@
 """Writing a planned batch: idempotent statements in dependency order, the memories marked
-complete last, so that an interrupted batch is redone whole by the next run."""
+complete last, so that an interrupted batch is redone whole by the next run. The vectors go
+in that last statement, after everything else the batch sets on their nodes: FalkorDB
+re-inserts a node's vector into its index whenever anything on the node changes."""
 
 from __future__ import annotations
 
@@ -62,19 +64,16 @@ def _write(store: Store, cx: Complex, plan: BatchPlan, again: bool) -> dict[str,
         observations = [Observation([vid[n] for n in norms], kind="turn", witnesses=[uid], at=at)
                         for norms, uid, at in plan.words]
         counts["turn_simplices"] = len(cx.insert_many(observations))
-    embedded = [{"vid": vid[e["norm"]], "embedding": e["vector"]} for e in plan.entities if e["vector"]]
-    if embedded:
-        store.run("set_entity_embeddings", user_id=user, rows=embedded)
     if again or not plan.fresh:  # what a retry's earlier attempt counted is counted again from the memories
         store.run("update_entities", user_id=user,
                   entities=[{"vid": vid[e["norm"]], "aliases": e["aliases"]} for e in plan.entities])
     else:
         store.run("count_mentions", user_id=user, entities=_mentions(plan, rows, vid))
     plan.embedded()  # last: the statements before need no vectors, so they may be computed meanwhile
-    store.run("set_memory_embeddings", user_id=user,
+    store.run("complete_memories", user_id=user,
               rows=[{"uid": uid, "embedding": v, "sentences": sentences}
-                    for uid, v, sentences in zip(plan.uids, plan.vectors, plan.sentences)])
-    store.run("complete_memories", user_id=user, uids=plan.uids)
+                    for uid, v, sentences in zip(plan.uids, plan.vectors, plan.sentences)],
+              entities=[{"vid": vid[e["norm"]], "embedding": e["vector"]} for e in plan.entities if e["vector"]])
     return counts
 
 

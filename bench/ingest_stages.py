@@ -1,0 +1,71 @@
+"""`Memory.ingest` of one BEAM conversation timed by its stages, at several batch sizes in turn,
+in one process on one store: what issue 18's ingest target (30 messages a second) measures.
+
+    python bench/ingest_stages.py ../shared/data/beam/100K/1 [--batch 128,64] [--rounds 2] [--home DIR]
+
+The models are loaded and one whole ingest of the conversation (a user of its own) warms the
+process first: a process's first ingest pays for loading and, on a GPU, for its kernels. Then
+each round ingests the conversation once per batch size, each time as a fresh user, so every
+run writes the same memories into a store that grows alike for each size. Prints each run's
+wall time, messages a second and stages (`IngestSummary.stages`), then the median of each
+size. Settings come from the environment as usual (`GRAPHMEM_EMBEDDING_DEVICE`, ...)."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench/ingest_stages.py` from a checkout
+
+from bench.beam import read_chat  # noqa: E402
+from graphmem import Memory, Settings  # noqa: E402
+from graphmem.drivers.embedded import EmbeddedServer  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("conversation", type=Path, help="a BEAM conversation folder (its chat.json)")
+    parser.add_argument("--batch", default="128,64", help="ingest_batch sizes, in the order each round runs them")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--home", type=Path, help="embedded store (default: a fresh temporary one, removed after)")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.batch.split(",")]
+    turns = read_chat(args.conversation)
+    home = args.home or Path(tempfile.mkdtemp(prefix="graphmem-ingest-stages-"))
+    mem = Memory(settings=Settings.from_env(home=home))
+    try:
+        embedder = mem.models.embedder()
+        mem.models.nlp()
+        print(f"{len(turns)} messages; embedding on {embedder.device} in {embedder.precision}", flush=True)
+        t0 = time.perf_counter()
+        mem.ingest(turns, user="warm-up")
+        print(f"warm-up ingest: {time.perf_counter() - t0:.1f} s", flush=True)
+        walls: dict[int, list[float]] = {size: [] for size in sizes}
+        stages: list[str] = []
+        print(f"{'round':>5} {'batch':>5} {'wall s':>7} {'msg/s':>6}  stages, s", flush=True)
+        for r in range(args.rounds):
+            for size in sizes:
+                object.__setattr__(mem.settings, "ingest_batch", size)  # frozen; the store reads it at each ingest
+                t0 = time.perf_counter()
+                summary = mem.ingest(turns, user=f"round-{r}-batch-{size}")
+                wall = time.perf_counter() - t0
+                walls[size].append(wall)
+                stages = stages or [s for s in summary.stages if summary.stages[s] > 0]
+                shown = "  ".join(f"{s} {summary.stages.get(s, 0):.2f}" for s in stages)
+                print(f"{r:5d} {size:5d} {wall:7.2f} {len(turns) / wall:6.1f}  {shown}", flush=True)
+        for size in sizes:
+            median = statistics.median(walls[size])
+            print(f"batch {size}: median {median:.2f} s, {len(turns) / median:.1f} messages/s "
+                  f"(runs {', '.join(f'{len(turns) / w:.1f}' for w in walls[size])})")
+    finally:
+        mem.close()
+        if args.home is None:
+            EmbeddedServer(home).stop()
+
+
+if __name__ == "__main__":
+    main()
