@@ -369,8 +369,8 @@ def test_a_vector_is_stored_to_the_last_bit_of_its_float32(mem, user):
 def test_an_entity_settled_with_a_new_vector_keeps_every_other_property(mem, user):
     """The last statement of a batch (complete_memories) removes an entity's pending mark and
     then, on FalkorDB, its old vector before writing the new one (FalkorDB#2099): two removals
-    from one node, which FalkorDB#1787 gets wrong within one clause. An entity an interrupted
-    batch left pending with a vector has both done to it, and must keep all else."""
+    from one node, which FalkorDB#1787 can get wrong. An entity an interrupted batch left
+    pending with a vector has both done to it, and must keep all else."""
     from graphmem.vectors import as_param
 
     props = {"user_id": user, "vid": 1, "name": "Alpha Beta", "norm": "alpha beta", "kind": "PERSON",
