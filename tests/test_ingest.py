@@ -410,3 +410,26 @@ def test_falkordb_rows_with_vectors_are_read_as_the_client_reads_them(mem, user)
     theirs = [dict(zip([c[1] for c in parsed.header], row)) for row in parsed.result_set]
     assert ours is not None and ours == theirs
     assert ours[0]["sentences"] and all(len(s[2]) == mem.settings.embedding_dimensions for s in ours[0]["sentences"])
+
+
+def test_the_batch_is_sized_by_where_the_embedding_runs_unless_set(mem):
+    """`ingest_batch` 0 (the default): 64 turns a step where the model runs on a CUDA GPU, 128
+    elsewhere (bench/README.md, "The vectors last, and a smaller batch on a GPU"); a number
+    sets it; a negative one is refused in one line."""
+    from types import SimpleNamespace
+
+    from graphmem.ingest.pipeline import BATCH_CPU, BATCH_GPU, batch_size
+
+    assert mem.settings.ingest_batch == 0 and (BATCH_CPU, BATCH_GPU) == (128, 64)
+    assert batch_size(mem.store, mem.models.embedder()) == (BATCH_GPU if torch_cuda() else BATCH_CPU)
+    assert batch_size(mem.store, SimpleNamespace(device="cuda:1")) == BATCH_GPU
+    assert batch_size(mem.store, SimpleNamespace(device="mps")) == BATCH_CPU
+    assert batch_size(Store(mem.driver, replace(mem.settings, ingest_batch=8)), SimpleNamespace(device="cuda")) == 8
+    with pytest.raises(ConfigError, match="ingest_batch"):
+        Settings.from_env(ingest_batch=-1).validate()
+
+
+def torch_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
