@@ -24,12 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench
 from bench.beam import read_chat  # noqa: E402
 from graphmem import Memory, Settings  # noqa: E402
 from graphmem.drivers.embedded import EmbeddedServer  # noqa: E402
+from graphmem.ingest.pipeline import batch_size  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("conversation", type=Path, help="a BEAM conversation folder (its chat.json)")
-    parser.add_argument("--batch", default="128,64", help="ingest_batch sizes, in the order each round runs them")
+    parser.add_argument("--batch", default="128,64",
+                        help="ingest_batch sizes, in the order each round runs them (0: the default, by the device)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--home", type=Path, help="embedded store (default: a fresh temporary one, removed after)")
     args = parser.parse_args()
@@ -40,7 +42,8 @@ def main() -> None:
     try:
         embedder = mem.models.embedder()
         mem.models.nlp()
-        print(f"{len(turns)} messages; embedding on {embedder.device} in {embedder.precision}", flush=True)
+        print(f"{len(turns)} messages; embedding on {embedder.device} in {embedder.precision}; "
+              f"ingest_batch 0 is {batch_size(replace_batch(mem, 0), embedder)} here", flush=True)
         t0 = time.perf_counter()
         mem.ingest(turns, user="warm-up")
         print(f"warm-up ingest: {time.perf_counter() - t0:.1f} s", flush=True)
@@ -49,7 +52,7 @@ def main() -> None:
         print(f"{'round':>5} {'batch':>5} {'wall s':>7} {'msg/s':>6}  stages, s", flush=True)
         for r in range(args.rounds):
             for size in sizes:
-                object.__setattr__(mem.settings, "ingest_batch", size)  # frozen; the store reads it at each ingest
+                replace_batch(mem, size)
                 t0 = time.perf_counter()
                 summary = mem.ingest(turns, user=f"round-{r}-batch-{size}")
                 wall = time.perf_counter() - t0
@@ -65,6 +68,12 @@ def main() -> None:
         mem.close()
         if args.home is None:
             EmbeddedServer(home).stop()
+
+
+def replace_batch(mem: Memory, size: int):
+    """The store's `ingest_batch`, read at each ingest (Settings is frozen: set in place)."""
+    object.__setattr__(mem.settings, "ingest_batch", size)
+    return mem.store
 
 
 if __name__ == "__main__":
