@@ -418,18 +418,14 @@ def test_the_batch_is_sized_by_where_the_embedding_runs_unless_set(mem):
     sets it; a negative one is refused in one line."""
     from types import SimpleNamespace
 
+    import torch
+
     from graphmem.ingest.pipeline import BATCH_CPU, BATCH_GPU, batch_size
 
     assert mem.settings.ingest_batch == 0 and (BATCH_CPU, BATCH_GPU) == (128, 64)
-    assert batch_size(mem.store, mem.models.embedder()) == (BATCH_GPU if torch_cuda() else BATCH_CPU)
+    assert batch_size(mem.store, mem.models.embedder()) == (BATCH_GPU if torch.cuda.is_available() else BATCH_CPU)
     assert batch_size(mem.store, SimpleNamespace(device="cuda:1")) == BATCH_GPU
     assert batch_size(mem.store, SimpleNamespace(device="mps")) == BATCH_CPU
     assert batch_size(Store(mem.driver, replace(mem.settings, ingest_batch=8)), SimpleNamespace(device="cuda")) == 8
     with pytest.raises(ConfigError, match="ingest_batch"):
         Settings.from_env(ingest_batch=-1).validate()
-
-
-def torch_cuda() -> bool:
-    import torch
-
-    return torch.cuda.is_available()
