@@ -73,7 +73,7 @@ def run(conversations: int, rounds: int, out: Path | None) -> dict:
             figures["ingest_s"] = round(time.perf_counter() - t0, 1)
             print(f"  {figures['memories']} memories in {figures['ingest_s']} s", flush=True)
             flushes = [0]
-            counted.driver.tracer = lambda query, params: flushes.__setitem__(0, flushes[0] + ("access_flush" in query))
+            counted.driver.tracer = lambda query, params: flushes.__setitem__(0, flushes[0] + ("$flush" in query))
             for mem in (counted, plain):  # models loaded, caches warm
                 for q in questions[:5]:
                     mem.recall(q, user=USER)

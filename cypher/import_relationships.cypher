@@ -17,9 +17,10 @@ OPTIONAL MATCH (be:Entity {user_id: $user_id, vid: row.b.vid}) WHERE row.b.label
 OPTIONAL MATCH (bn:SimplexNode {user_id: $user_id, key: row.b.key}) WHERE row.b.label = 'SimplexNode'
 OPTIONAL MATCH (bt:Term {user_id: $user_id, word: row.b.word}) WHERE row.b.label = 'Term'
 OPTIONAL MATCH (bs:Session {user_id: $user_id, id: row.b.id}) WHERE row.b.label = 'Session'
+OPTIONAL MATCH (bu:User {id: $user_id}) WHERE row.b.label = 'User'
 OPTIONAL MATCH (:Memory {user_id: $user_id, uid: row.b.uid})-[:HAS_SENTENCE]->(bx:Sentence {n: row.b.n})
   WHERE row.b.label = 'Sentence'
-WITH row, a, coalesce(bm, be, bn, bt, bs, bx) AS b
+WITH row, a, coalesce(bm, be, bn, bt, bs, bu, bx) AS b
 WHERE a IS NOT NULL AND b IS NOT NULL
 FOREACH (_ IN CASE WHEN row.type = 'PARENT' THEN [1] ELSE [] END |
   MERGE (a)-[r:PARENT]->(b) SET r += row.properties)
@@ -37,6 +38,8 @@ FOREACH (_ IN CASE WHEN row.type = 'HAS_SENTENCE' THEN [1] ELSE [] END |
   MERGE (a)-[r:HAS_SENTENCE]->(b) SET r += row.properties)
 FOREACH (_ IN CASE WHEN row.type = 'IN_SESSION' THEN [1] ELSE [] END |
   MERGE (a)-[r:IN_SESSION]->(b) SET r += row.properties)
+FOREACH (_ IN CASE WHEN row.type = 'RECALLED_FOR' THEN [1] ELSE [] END |
+  MERGE (a)-[r:RECALLED_FOR]->(b) SET r += row.properties)
 FOREACH (_ IN CASE WHEN row.type = 'CLAIMS' THEN [1] ELSE [] END |
   MERGE (a)-[r:CLAIMS {n: row.properties.n}]->(b) SET r += row.properties)
 FOREACH (_ IN CASE WHEN row.type = 'SUPERSEDES' THEN [1] ELSE [] END |

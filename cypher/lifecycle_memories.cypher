@@ -1,6 +1,6 @@
 // lifecycle_memories: one page of the user's complete memories, in order of their uid after
 // $after (null: from the first), with what the lifecycle rule weighs (graphmem/lifecycle.py):
-// when each was said, its accesses, its state, whether it is a standing instruction, the
+// when each was said, its accesses (record_accesses.cypher), its state, whether it is a standing instruction, the
 // (subject, slot) keys it claims and those a newer memory gave a new value for (superseded:
 // all of them; graphmem/supersession.py).
 // params: user_id, after, limit
@@ -9,8 +9,9 @@ MATCH (m:Memory {user_id: $user_id})
 WHERE m.complete = true AND ($after IS NULL OR m.uid > $after)
 WITH m ORDER BY m.uid
 LIMIT $limit
-RETURN m.uid AS uid, m.observed_at AS said_at, m.last_accessed AS last_accessed,
-       coalesce(m.accesses, 0) AS accesses, m.state AS state, coalesce(m.standing, false) AS standing,
+OPTIONAL MATCH (m)-[a:RECALLED_FOR]->(:User)
+RETURN m.uid AS uid, m.observed_at AS said_at, a.last_accessed AS last_accessed,
+       coalesce(a.accesses, 0) AS accesses, m.state AS state, coalesce(m.standing, false) AS standing,
        [(m)-[c:CLAIMS]->(e:Entity) | toString(e.vid) + '|' + c.slot] AS claimed,
        // '' for an edge with no key (it retires all): FalkorDB leaves a null out of the list
        [(m)<-[s:SUPERSEDES]-(newer:Memory {user_id: $user_id, complete: true}) |

@@ -4,7 +4,8 @@ through four states (after the SuperLocalMemory paper's): active, warm, cold, ar
 Accesses. Recall notes the memories it returned (`note_recalled`) in a buffer held per
 `Store`; recall pays only that append. The buffer is written in UNWIND statements of up to
 32 memories of one user (record_accesses.cypher: `accesses` += n, `last_accessed` = the
-latest) by a short-lived background thread once it holds `access_flush_size` memories or is
+latest, on the memory's RECALLED_FOR relationship to its user, which FalkorDB does not
+re-index as it does the memory) by a short-lived background thread once it holds `access_flush_size` memories or is
 `access_flush_seconds` old, and in the caller's thread by `flush_accesses`: on
 `Memory.close()` and before every maintenance pass. A write that fails (the server restarting) keeps its batch, with its id, for
 the next flush; the id left on each memory makes a batch written twice count once.
@@ -59,10 +60,11 @@ log = logging.getLogger(__name__)
 
 DAY = 86400.0
 PAGE = 5000  # memories read per statement by the maintenance pass
-# Memories written per statement. FalkorDB re-indexes a Memory node in its vector and full-text
-# indexes whenever any property of it is set (bench/README.md, "Lifecycle"), under the graph's
-# write lock: in small statements, a recall running beside a flush or a pass waits for one of them,
-# not for the whole buffer.
+# Memories written per statement, under the graph's write lock: in small statements, a recall
+# running beside a flush or a pass waits for one of them, not for the whole buffer. A state
+# change costs more than a count: FalkorDB re-indexes a Memory node in its vector and full-text
+# indexes whenever any property of it is set (bench/README.md, "Lifecycle"); counts are kept on
+# a relationship, which it does not.
 ACCESS_CHUNK = 32
 BATCH = 256  # state changes
 

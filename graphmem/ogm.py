@@ -51,7 +51,7 @@ INTERNAL: dict[str, frozenset[str]] = {
     "relationships": frozenset({"HAS_TERM"}),
     "User": frozenset({"next_vid", "catalog", "memories", "length_sum", "avg_length", "touched_at", "lease",
                        "lease_until", "unfinished", "unconsolidated"}),
-    "Memory": frozenset({"digest", "access_flush", "forgetting", "forget_vids"}),
+    "Memory": frozenset({"digest", "forgetting", "forget_vids"}),
     "Entity": frozenset({"alias_text", "alias_norms"}),
     "SimplexNode": frozenset({"packed", "ring_head", "unwitnessed"}),
 }
@@ -178,6 +178,16 @@ class Supersession(_StoredRel):
     confidence = FloatProperty()
 
 
+class Recalled(_StoredRel):
+    """(:Memory)-[:RECALLED_FOR]->(:User): how often recall returned the memory and when last
+    (graphmem/lifecycle.py), kept off the memory so that counting never re-indexes it;
+    `flush` is the id of the last batch that counted (record_accesses.cypher)."""
+
+    accesses = IntegerProperty()
+    last_accessed = DateTimeProperty()
+    flush = StringProperty()
+
+
 class Relation(_StoredRel):
     """(:Entity)-[:RELATES]->(:Entity): a subject-verb-object relation, with the uid of the memory
     that stated it."""
@@ -242,8 +252,6 @@ class Memory(_StoredNode):
     complete = BooleanProperty()
     state = StringProperty()
     state_since = DateTimeProperty()
-    accesses = IntegerProperty()
-    last_accessed = DateTimeProperty()
     embedding = ArrayProperty(FloatProperty())
 
     mentions = RelationshipTo(_HERE + ".Entity", "MENTIONS", cardinality=Many, model=Mention)
@@ -254,6 +262,7 @@ class Memory(_StoredNode):
     superseded_by = RelationshipFrom(_HERE + ".Memory", "SUPERSEDES", cardinality=Many, model=Supersession)
     witnessed = RelationshipFrom(_HERE + ".SimplexNode", "WITNESSED_BY", cardinality=Many)
     abstracts = RelationshipFrom(_HERE + ".Abstract", "SUMMARIZES", cardinality=Many)
+    recalled_for = RelationshipTo(_HERE + ".User", "RECALLED_FOR", cardinality=AtMostOne, model=Recalled)
 
     @classmethod
     def of(cls, user: str) -> NodeSet:
@@ -263,6 +272,12 @@ class Memory(_StoredNode):
     @classmethod
     def get(cls, user: str, uid: str) -> "Memory | None":
         return cls.nodes.get_or_none(user_id=check_user(user), uid=uid, complete=True)
+
+    def recalls(self) -> Recalled | None:
+        """How often recall returned this memory, and when last (None: never)."""
+        manager: Any = self.recalled_for  # neomodel's RelationshipManager, on an instance
+        user = manager.single()
+        return None if user is None else manager.relationship(user)
 
 
 class Entity(_StoredNode):

@@ -141,6 +141,7 @@ class Store:
         self.driver.install_schema(schema.statements(), {"dimensions": self.settings.embedding_dimensions})
         self.run("migrate_lists")
         self.run("migrate_alias_norms")
+        self.run("migrate_accesses")
 
     @staticmethod
     def cypher(name: str, **params: Any) -> str:

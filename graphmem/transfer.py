@@ -93,7 +93,12 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
     "IN_SESSION": ("Memory", "Session"),
     "CLAIMS": ("Memory", "Entity"),
     "SUPERSEDES": ("Memory", "Memory"),
+    "RECALLED_FOR": ("Memory", "User"),
 }
+# What a memory held of recall's accesses before they moved to its RECALLED_FOR relationship
+# (migrate_accesses.cypher): a memory of an older export brings them as properties, and the
+# import gives it the relationship instead.
+LEGACY_ACCESSES = ("accesses", "last_accessed", "access_flush")
 # Properties that belong to the store a user is in, not to the memory: the lease of a writer
 # and what it leaves for the next one (whether it finished, the name of the entity catalogue a
 # process may keep a copy of), the time of the last write, an import's mark. Neither exported
@@ -553,20 +558,27 @@ def _node_rows(lines: _Lines, target: str) -> Iterator[dict]:
         if "node" not in data or "graphmem_export" in data:
             continue
         label = data["labels"][0]
-        properties = {k: v for k, v in data["properties"].items() if k not in LOCAL.get(label, ())}
+        local = LOCAL.get(label, ()) if label != "Memory" else LEGACY_ACCESSES
+        properties = {k: v for k, v in data["properties"].items() if k not in local}
         vector = properties.pop(VECTOR, None) if label in VECTOR_LABELS else None
         properties["id" if label == "User" else "user_id"] = target
         yield {"label": label, "properties": properties, "embedding": None if vector is None else as_param(vector)}
 
 
 def _relationship_rows(lines: _Lines, plan: _Plan, target: str) -> Iterator[dict]:
-    """import_relationships.cypher's rows: each end as its label and key properties."""
+    """import_relationships.cypher's rows: each end as its label and key properties (and a
+    RECALLED_FOR for each memory of an older export that holds its accesses itself)."""
     for _, text in lines:
         data = json.loads(text) if text.strip() else {}
-        if "rel" not in data:
-            continue
-        yield {"type": data["rel"], "properties": data["properties"],
-               "a": _end(plan.ends[data["from"]], target), "b": _end(plan.ends[data["to"]], target)}
+        if "rel" in data:
+            yield {"type": data["rel"], "properties": data["properties"],
+                   "a": _end(plan.ends[data["from"]], target), "b": _end(plan.ends[data["to"]], target)}
+        elif data.get("labels") == ["Memory"] and (data["properties"].get("accesses")
+                                                   or data["properties"].get("last_accessed") is not None):
+            counts = {"accesses": data["properties"].get("accesses") or 0,
+                      "last_accessed": data["properties"].get("last_accessed")}
+            yield {"type": "RECALLED_FOR", "properties": counts, "a": _end(plan.ends[data["node"]], target),
+                   "b": _end(("User", (plan.user,)), target)}
 
 
 def _end(identity: tuple[str, tuple], target: str) -> dict:

@@ -92,6 +92,73 @@ def test_accesses_are_scoped_by_user(mem):
     assert [m.accesses for m in mem.memories(two)] == [0]
 
 
+def _memory_properties(mem: Memory, user: str) -> dict[str, dict]:
+    rows = mem.driver.run("MATCH (m:Memory {user_id: $user}) RETURN m.uid AS uid, properties(m) AS properties",
+                          {"user": user}, read_only=True)
+    return {row["uid"]: dict(row["properties"]) for row in rows}
+
+
+def test_counting_writes_nothing_on_the_memory_itself(mem):
+    """FalkorDB re-inserts a node's vector and full-text entries whenever any property of it is
+    set (FalkorDB#2657): the counts live on the memory's RECALLED_FOR relationship to its user."""
+    user = _user()
+    _add(mem, user, ["I live in Paris near the Louvre.", "My dog Rex chews slippers."])
+    lifecycle.flush_accesses(mem.store)
+    before = _memory_properties(mem, user)
+    [returned] = [m.uid for m in mem.recall("Where do I live in Paris?", user=user, k=1).memories]
+    lifecycle.flush_accesses(mem.store)
+    assert _memory_properties(mem, user) == before
+    counts = mem.driver.run("MATCH (m:Memory {user_id: $user})-[r:RECALLED_FOR]->(u:User) "
+                            "RETURN m.uid AS uid, u.id AS user, r.accesses AS accesses", {"user": user})
+    assert counts == [{"uid": returned, "user": user, "accesses": 1}]
+
+
+def test_accesses_an_older_graphmem_kept_on_the_memory_move_to_its_relationship_once(mem):
+    user = _user()
+    _add(mem, user, ["I live in Paris near the Louvre.", "My dog Rex chews slippers."])
+    lifecycle.flush_accesses(mem.store)
+    by_text = {m.text: m.id for m in mem.memories(user)}
+    paris = by_text["I live in Paris near the Louvre."]
+    last = (SAID + timedelta(days=3)).timestamp()
+    mem.driver.run("MATCH (m:Memory {user_id: $user, uid: $uid}) "  # as graphmem wrote them before
+                   "SET m.accesses = 3, m.last_accessed = $at, m.access_flush = 'an-old-flush'",
+                   {"user": user, "uid": paris, "at": last})
+    mem.driver.run("MATCH (done:Graphmem {layout: 'accesses'}) DELETE done", {})
+    mem.store.install_schema()  # what opening the store does
+    mem.store.install_schema()  # the second time, the marker: nothing counted twice
+    assert {m.text: (m.accesses, m.last_accessed) for m in mem.memories(user)} == {
+        "I live in Paris near the Louvre.": (3, SAID + timedelta(days=3)), "My dog Rex chews slippers.": (0, None)}
+    assert not {"accesses", "last_accessed", "access_flush"} & set(_memory_properties(mem, user)[paris])
+    mem.recall("Where do I live in Paris?", user=user, k=1)
+    lifecycle.flush_accesses(mem.store)
+    assert mem.get(paris, user=user).accesses == 4
+
+
+def test_an_older_export_with_accesses_on_its_memories_imports_them(mem, tmp_path):
+    user, copy = _user(), _user()
+    _add(mem, user, ["I live in Paris near the Louvre.", "My dog Rex chews slippers."])
+    mem.recall("Where do I live in Paris?", user=user, k=1)
+    lifecycle.flush_accesses(mem.store)
+    mem.export(user, tmp_path / "new.jsonl")
+    # the same memory as an older graphmem exported it: the counts on the memory, no RECALLED_FOR
+    header, *lines = [json.loads(line) for line in (tmp_path / "new.jsonl").read_text().splitlines()]
+    recalled = {line["from"]: line["properties"] for line in lines if line.get("rel") == "RECALLED_FOR"}
+    assert len(recalled) == 1
+    old = [line for line in lines if line.get("rel") != "RECALLED_FOR"]
+    for line in old:
+        if line.get("node") in recalled:
+            line["properties"].update(recalled[line["node"]], access_flush="an-old-flush")
+    header["relationships"] -= 1
+    (tmp_path / "old.jsonl").write_text("".join(json.dumps(line) + "\n" for line in [header, *old]))
+    mem.import_(tmp_path / "old.jsonl", user=copy)
+
+    def seen(who: str) -> list[tuple]:
+        return sorted((m.text, m.accesses, m.last_accessed) for m in mem.memories(who, limit=None))
+
+    assert seen(copy) == seen(user) and sum(m.accesses for m in mem.memories(copy)) == 1
+    assert not any({"accesses", "access_flush"} & set(p) for p in _memory_properties(mem, copy).values())
+
+
 def test_a_failed_flush_keeps_its_batch_and_a_batch_written_twice_counts_once(mem):
     user = _user()
     _add(mem, user, ["I live in Paris near the Louvre."])
@@ -99,7 +166,7 @@ def test_a_failed_flush_keeps_its_batch_and_a_batch_written_twice_counts_once(me
     log = lifecycle.AccessLog(mem.store)  # its own buffer: no background flush of the shared one interferes
 
     def server_gone(query: str, params: dict) -> None:
-        if "access_flush" in query:
+        if "RECALLED_FOR" in query and "$flush" in query:
             raise BackendUnavailable("lost FalkorDB (restarting)")
 
     log.note(user, [memory.id])
