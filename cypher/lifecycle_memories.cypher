@@ -9,9 +9,11 @@ MATCH (m:Memory {user_id: $user_id})
 WHERE m.complete = true AND ($after IS NULL OR m.uid > $after)
 WITH m ORDER BY m.uid
 LIMIT $limit
+// one row per memory, should a race ever have left it two counts
 OPTIONAL MATCH (m)-[a:RECALLED_FOR]->(:User)
-RETURN m.uid AS uid, m.observed_at AS said_at, a.last_accessed AS last_accessed,
-       coalesce(a.accesses, 0) AS accesses, m.state AS state, coalesce(m.standing, false) AS standing,
+WITH m, sum(a.accesses) AS accesses, max(a.last_accessed) AS last_accessed
+RETURN m.uid AS uid, m.observed_at AS said_at, last_accessed,
+       accesses, m.state AS state, coalesce(m.standing, false) AS standing,
        [(m)-[c:CLAIMS]->(e:Entity) | toString(e.vid) + '|' + c.slot] AS claimed,
        // '' for an edge with no key (it retires all): FalkorDB leaves a null out of the list
        [(m)<-[s:SUPERSEDES]-(newer:Memory {user_id: $user_id, complete: true}) |

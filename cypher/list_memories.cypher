@@ -22,10 +22,12 @@ WHERE $vids IS NULL OR named > 0
 WITH m
 ORDER BY coalesce(m.observed_at, -1.0), m.uid
 LIMIT $limit
+// one row per memory, should a race ever have left it two counts
 OPTIONAL MATCH (m)-[a:RECALLED_FOR]->(:User)
+WITH m, sum(a.accesses) AS accesses, max(a.last_accessed) AS last_accessed
 RETURN m.uid AS id, m.conversation AS conversation, m.session AS session, m.speaker AS speaker, m.text AS text,
        m.session_date AS date, m.position AS position, m.source_id AS source_id, m.message_id AS message_id,
        m.observed_at AS observed_at, [(m)-[:MENTIONS]->(e:Entity) | e.name] AS entities,
-       m.state AS state, a.accesses AS accesses, a.last_accessed AS last_accessed, m.standing AS standing,
+       m.state AS state, accesses, last_accessed, m.standing AS standing,
        m.preference AS preference
 ORDER BY coalesce(observed_at, -1.0), id
