@@ -14,7 +14,6 @@ one statement, their ratio, and recall's p50 and p95 in each case. Data:
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -28,7 +27,7 @@ from graphmem import Memory, Settings, lifecycle
 from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.ingest import read_transcript
 
-from .lifecycle import LOCOMO, _summary
+from .lifecycle import LOCOMO, _summary, command
 from .locomo import load_questions
 from .measure import write_figures
 
@@ -117,13 +116,7 @@ def run(conversations: int, rounds: int, out: Path | None) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.access_writes", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--conversations", type=int, default=1, help="LoCoMo conversations to ingest (default 1)")
-    parser.add_argument("--rounds", type=int, default=5, help="flushes each way (default 5)")
-    parser.add_argument("--out", type=Path, help="write the figures here as JSON")
-    args = parser.parse_args(argv)
-    run(args.conversations, args.rounds, args.out)
-    return 0
+    return command(run, "bench.access_writes", __doc__, 1, (5, "flushes each way"), argv)
 
 
 if __name__ == "__main__":

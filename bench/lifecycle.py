@@ -23,6 +23,7 @@ import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Callable
 
 from graphmem import Memory, Settings, lifecycle
 from graphmem.drivers.embedded import EmbeddedServer
@@ -122,14 +123,22 @@ def run(conversations: int, rounds: int, out: Path | None) -> dict:
     return write_figures(figures, out)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.lifecycle", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--conversations", type=int, default=3, help="LoCoMo conversations to ingest (default 3)")
-    parser.add_argument("--rounds", type=int, default=2, help="times each question is asked (default 2)")
+def command(run: Callable[[int, int, Path | None], dict], module: str, doc: str, conversations: int,
+            rounds: tuple[int, str], argv: list[str] | None) -> int:
+    """The command line of a benchmark over LoCoMo conversations ingested into one store:
+    `run(conversations, rounds, out)`; `rounds` is (default, what a round is)."""
+    parser = argparse.ArgumentParser(prog=f"python -m {module}", description=doc.split("\n\n")[0])
+    parser.add_argument("--conversations", type=int, default=conversations,
+                        help=f"LoCoMo conversations to ingest (default {conversations})")
+    parser.add_argument("--rounds", type=int, default=rounds[0], help=f"{rounds[1]} (default {rounds[0]})")
     parser.add_argument("--out", type=Path, help="write the figures here as JSON")
     args = parser.parse_args(argv)
     run(args.conversations, args.rounds, args.out)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return command(run, "bench.lifecycle", __doc__, 3, (2, "times each question is asked"), argv)
 
 
 if __name__ == "__main__":
