@@ -62,6 +62,12 @@ RETURN 'memory left incomplete by an interrupted ingest (run it again)' AS probl
 MATCH (m:Memory {user_id: $user_id})
 WHERE m.complete = true AND m.embedding IS NULL
 RETURN 'memory without its embedding' AS problem, m.uid AS key;
+// counted by the relationship: FalkorDB matches two nodes once however many relationships join
+// them, unless the statement uses the relationship itself
+MATCH (m:Memory {user_id: $user_id})-[r:RECALLED_FOR]->(u:User)
+WITH m, count(r) AS counts, collect(u.id) AS counted_for
+WHERE counts > 1 OR any(owner IN counted_for WHERE owner <> $user_id)
+RETURN 'memory whose recall counts are not on one relationship to its own user' AS problem, m.uid AS key;
 MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(:Entity)
 WHERE m.complete = true
 WITH DISTINCT m

@@ -1,6 +1,6 @@
 """verify() checks what a lost write breaks, not only the trie: a clean ingest is sound, and each
 kind of damage a truncated AOF left (a count, a witness, a session simplex, an embedding, an
-unfinished memory) is reported."""
+unfinished memory, a memory's recall counts split) is reported."""
 
 from __future__ import annotations
 
@@ -45,3 +45,15 @@ def test_an_unfinished_or_unembedded_memory_is_reported_and_never_recalled(inges
     mem.driver.run("MATCH (m:Memory {user_id: $u, uid: $uid}) SET m.complete = true REMOVE m.embedding",
                    {"u": user, "uid": first.uid})
     assert any("embedding" in p for p in problems(mem, user))
+
+
+def test_a_memory_with_two_recall_counts_is_reported(ingested, mem):
+    from graphmem import lifecycle
+
+    _, user = ingested
+    first = mem.recall("Where did Alice adopt Rex?", user=user, k=1).memories[0]
+    lifecycle.flush_accesses(mem.store, user)
+    assert problems(mem, user) == set()  # counted: one relationship to its own user
+    mem.driver.run("MATCH (m:Memory {user_id: $u, uid: $uid}), (o:User {id: $u}) CREATE (m)-[:RECALLED_FOR]->(o)",
+                   {"u": user, "uid": first.uid})
+    assert any("recall counts" in p for p in problems(mem, user))
