@@ -5,10 +5,11 @@ Accesses. Recall notes the memories it returned (`note_recalled`) in a buffer he
 `Store`; recall pays only that append. The buffer is written in UNWIND statements of up to
 32 memories of one user (record_accesses.cypher: `accesses` += n, `last_accessed` = the
 latest, on the memory's RECALLED_FOR relationship to its user, which FalkorDB does not
-re-index as it does the memory) by a short-lived background thread once it holds `access_flush_size` memories or is
-`access_flush_seconds` old, and in the caller's thread by `flush_accesses`: on
-`Memory.close()` and before every maintenance pass. A write that fails (the server restarting) keeps its batch, with its id, for
-the next flush; the id left on each memory makes a batch written twice count once.
+re-index as it does the memory) by a short-lived background thread once it holds
+`access_flush_size` memories or is `access_flush_seconds` old, and in the caller's thread by
+`flush_accesses`: on `Memory.close()` and before every maintenance pass. A write that fails
+(the server restarting) keeps its batch, with its id, for the next flush; the id left on each
+relationship makes a batch written twice count once.
 
 The rule. A memory's disuse is the time since it was last said or recalled, in days, divided
 by its use, 1 + log2(1 + accesses) (never recalled: 1; recalled once: 2, three times: 3, seven
