@@ -219,6 +219,12 @@ def _other_user(line: str) -> str:
     return json.dumps(data) + "\n"
 
 
+def _vertex_zero(line: str) -> str:
+    data = json.loads(line)
+    data["properties"]["vid"] = 0  # FalkorDB's unique key on (user_id, vid) crashes the server on 0
+    return json.dumps(data) + "\n"
+
+
 def _wrong_end(line: str) -> str:
     data = json.loads(line)
     data["rel"] = "PARENT"  # a MENTIONS (Memory -> Entity) made a PARENT (SimplexNode -> SimplexNode)
@@ -233,6 +239,8 @@ CORRUPTIONS = {
                                   _dangling, "which the file does not define"),
     "a node of another user": (lambda lines: next(i for i, s in enumerate(lines, 1) if '"labels":["Entity"]' in s),
                                _other_user, "of user 'someone-else'"),
+    "an entity numbered 0": (lambda lines: next(i for i, s in enumerate(lines, 1) if '"labels":["Entity"]' in s),
+                             _vertex_zero, "'vid' counts from 1"),
     "a relationship between the wrong labels": (
         lambda lines: next(i for i, s in enumerate(lines, 1) if '"rel":"MENTIONS"' in s), _wrong_end, "is a Memory"),
     "another dimension": (lambda lines: 1, lambda line: line.replace('"dimensions":384', '"dimensions":768'),
