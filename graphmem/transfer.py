@@ -513,9 +513,13 @@ def _check_node(data: dict, user: str, dimensions: int, bad: Callable[[str], Inp
         if not isinstance(value, KEY_TYPES[name]) or isinstance(value, bool):
             raise bad(f"a {label} node needs {name!r} ({'an integer' if KEY_TYPES[name] is int else 'a string'}); "
                       f"this one has {value!r}")
-    if label == "Entity" and properties["vid"] < 1:  # FalkorDB's unique key on (user_id, vid) crashes on 0
+    # FalkorDB's unique key on (user_id, vid) crashes the server on a vid of 0: entities count from 1
+    if label == "Entity" and properties["vid"] < 1:
         raise bad(f"an Entity node's 'vid' counts from 1, as graphmem numbers entities; this one has "
                   f"{properties['vid']!r}")
+    next_vid = properties.get("next_vid", 1) if label == "User" else 1
+    if not isinstance(next_vid, int) or isinstance(next_vid, bool) or next_vid < 1:
+        raise bad(f"a User node's 'next_vid' (the next entity's number) counts from 1; this one has {next_vid!r}")
     for name, value in properties.items():
         if label in VECTOR_LABELS and name == VECTOR:
             if not (isinstance(value, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool)

@@ -225,6 +225,12 @@ def _vertex_zero(line: str) -> str:
     return json.dumps(data) + "\n"
 
 
+def _next_vertex_zero(line: str) -> str:
+    data = json.loads(line)
+    data["properties"]["next_vid"] = 0  # the next entity the user's ingest made would be numbered 0
+    return json.dumps(data) + "\n"
+
+
 def _wrong_end(line: str) -> str:
     data = json.loads(line)
     data["rel"] = "PARENT"  # a MENTIONS (Memory -> Entity) made a PARENT (SimplexNode -> SimplexNode)
@@ -241,6 +247,9 @@ CORRUPTIONS = {
                                _other_user, "of user 'someone-else'"),
     "an entity numbered 0": (lambda lines: next(i for i, s in enumerate(lines, 1) if '"labels":["Entity"]' in s),
                              _vertex_zero, "'vid' counts from 1"),
+    "a user whose next entity is numbered 0": (
+        lambda lines: next(i for i, s in enumerate(lines, 1) if '"labels":["User"]' in s), _next_vertex_zero,
+        "'next_vid' (the next entity's number) counts from 1"),
     "a relationship between the wrong labels": (
         lambda lines: next(i for i, s in enumerate(lines, 1) if '"rel":"MENTIONS"' in s), _wrong_end, "is a Memory"),
     "another dimension": (lambda lines: 1, lambda line: line.replace('"dimensions":384', '"dimensions":768'),
