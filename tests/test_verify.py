@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from graphmem import lifecycle
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "chat.txt"
 
 
@@ -47,10 +49,8 @@ def test_an_unfinished_or_unembedded_memory_is_reported_and_never_recalled(inges
     assert any("embedding" in p for p in problems(mem, user))
 
 
-def test_a_memory_with_two_recall_counts_is_reported(ingested, mem):
-    from graphmem import lifecycle
-
-    _, user = ingested
+def test_a_memory_with_two_recall_counts_is_reported(ingested):
+    mem, user = ingested
     first = mem.recall("Where did Alice adopt Rex?", user=user, k=1).memories[0]
     lifecycle.flush_accesses(mem.store, user)
     assert problems(mem, user) == set()  # counted: one relationship to its own user
