@@ -195,6 +195,13 @@ def note_recalled(store: Store, user: str, uids: Iterable[str]) -> None:
         access_log(store).note(user, uids)
 
 
+def pending_accesses(store: Store) -> int:
+    """Memories whose accesses this process noted and has not written yet."""
+    with _LOGS_LOCK:
+        found = _LOGS.get(store)
+    return found.pending() if found is not None else 0
+
+
 def flush_accesses(store: Store, user: str | None = None) -> int:
     """Write the accesses noted in this process now, every user's or `user`'s (on close,
     before maintenance, before a forget)."""

@@ -11,8 +11,10 @@ names, and every call must name one. Either way every query is scoped to that us
 
 Calls run one at a time, on a worker thread (the SDK runs a tool's sync function there): a
 `Memory` is one connection and one set of models, and ingest holds a per-user lease anyway.
-What `remember` leaves to consolidation (graphmem/consolidation.py) is done once the server
-has been idle for `IDLE_SECONDS`, so that an agent's next call does not wait for it."""
+What `remember` leaves to consolidation (graphmem/consolidation.py), and the accesses `recall`
+noted (graphmem/lifecycle.py), are written once the server has been idle for `IDLE_SECONDS`:
+an agent's next call does not wait for them, and a server stopped without closing its store
+(killed with its agent) loses no access older than that."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
+from . import lifecycle
 from .errors import GraphmemError, InputError
 from .keys import check_user, parse_time
 from .memory import Memory
@@ -34,7 +37,7 @@ from .memory import Memory
 log = logging.getLogger(__name__)
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-IDLE_SECONDS = 2.0  # without a call, after which what `remember` left waiting is consolidated
+IDLE_SECONDS = 2.0  # without a call, after which what `remember` and `recall` left waiting is written
 INSTRUCTIONS = (
     "Long-term memory of conversations. Call `remember` with the messages worth keeping as they happen; "
     "call `recall` with a question before answering anything that depends on what was said earlier, and put "
@@ -156,12 +159,12 @@ class MemoryTools:
             except GraphmemError as exc:
                 raise ToolError(str(exc)) from None
             finally:
-                if self._waiting:
-                    self._idle = threading.Timer(IDLE_SECONDS, self._consolidate)
+                if self._waiting or lifecycle.pending_accesses(self.mem.store):
+                    self._idle = threading.Timer(IDLE_SECONDS, self._when_idle)
                     self._idle.daemon = True
                     self._idle.start()
 
-    def _consolidate(self) -> None:
+    def _when_idle(self) -> None:
         with self._lock:
             for user in sorted(self._waiting):
                 try:
@@ -169,6 +172,10 @@ class MemoryTools:
                 except GraphmemError as exc:  # derived state: the note of what waits is kept for a later pass
                     log.warning("abstracts of %r not derived: %s", user, exc)
             self._waiting.clear()
+            try:
+                lifecycle.flush_accesses(self.mem.store)
+            except GraphmemError as exc:  # kept in the buffer for the next flush
+                log.warning("recall accesses not written yet: %s", exc)
 
 
 def build(tools: MemoryTools) -> MCPServer:

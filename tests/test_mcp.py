@@ -182,10 +182,13 @@ def test_a_server_for_one_user_serves_no_other(home):
             got = await call(client, "recall", question="What does Rex love?")
             assert got["memories"][0]["id"] == added["memory_ids"][0]
             assert "serves user" in await refused(client, "list", user=fresh("mallory"))
-            with Memory(home=home) as mem:  # what remember left to consolidation: done once the server idles
+            # what remember left to consolidation and recall's count: written once the server idles
+            with Memory(home=home) as mem:
                 assert consolidation.deferred(mem.store, carol) == added["memory_ids"]
+                assert mem.get(added["memory_ids"][0], user=carol).accesses == 0
                 await asyncio.sleep(IDLE_SECONDS + 2)
                 assert consolidation.deferred(mem.store, carol) == []
+                assert mem.get(added["memory_ids"][0], user=carol).accesses == 1
 
     asyncio.run(session())
 
