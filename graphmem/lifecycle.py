@@ -204,7 +204,7 @@ def pending_accesses(store: Store) -> int:
 
 def flush_accesses(store: Store, user: str | None = None) -> int:
     """Write the accesses noted in this process now, every user's or `user`'s (on close,
-    before maintenance, before a forget)."""
+    before maintenance, before a forget, when `graphmem mcp` is idle)."""
     with _LOGS_LOCK:
         found = _LOGS.get(store)
     return found.flush(user) if found is not None else 0
