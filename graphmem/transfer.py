@@ -517,9 +517,11 @@ def _check_node(data: dict, user: str, dimensions: int, bad: Callable[[str], Inp
     if label == "Entity" and properties["vid"] < 1:
         raise bad(f"an Entity node's 'vid' counts from 1, as graphmem numbers entities; this one has "
                   f"{properties['vid']!r}")
-    next_vid = properties.get("next_vid", 1) if label == "User" else 1
-    if not isinstance(next_vid, int) or isinstance(next_vid, bool) or next_vid < 1:
-        raise bad(f"a User node's 'next_vid' (the next entity's number) counts from 1; this one has {next_vid!r}")
+    if label == "User" and "next_vid" in properties:
+        next_vid = properties["next_vid"]
+        if not isinstance(next_vid, int) or isinstance(next_vid, bool) or next_vid < 1:
+            raise bad(f"a User node's 'next_vid' (the next entity's number) counts from 1; this one has "
+                      f"{next_vid!r}")
     for name, value in properties.items():
         if label in VECTOR_LABELS and name == VECTOR:
             if not (isinstance(value, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool)
