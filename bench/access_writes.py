@@ -27,7 +27,7 @@ from graphmem import Memory, Settings, lifecycle
 from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.ingest import read_transcript
 
-from .lifecycle import LOCOMO, _summary, command
+from .lifecycle import LOCOMO, command, noted
 from .locomo import load_questions
 from .measure import write_figures
 
@@ -109,8 +109,7 @@ def run(conversations: int, rounds: int, out: Path | None) -> dict:
                 stop.set()
                 if writer:
                     writer.join()
-                figures[f"recall_ms beside {beside}"] = _summary(ms)
-                print(f"  recall beside {beside}: {figures[f'recall_ms beside {beside}']}", flush=True)
+                noted(figures, f"recall_ms beside {beside}", ms, f"recall beside {beside}")
         EmbeddedServer(Path(home)).stop()  # server_idle_stop=0: it would outlive its directory
     return write_figures(figures, out)
 

@@ -22,13 +22,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Mapping
 
-from graphmem import Memory, Settings
+from graphmem import Memory, Settings, queries
 from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.ingest import read_transcript
-from graphmem.store import Store
 
-from .lifecycle import LOCOMO, _summary, command
+from .lifecycle import LOCOMO, command, noted
 from .measure import write_figures
 
 WITH, WITHOUT = "bench-entity-counts", "bench-entity-counts-novector"
@@ -41,20 +41,19 @@ def _counted_per_memory(mem: Memory, file: Path) -> dict:
     before = {r["vid"] for r in mem.driver.run("MATCH (e:Entity {user_id: $u}) WHERE e.embedding IS NOT NULL "
                                                "RETURN e.vid AS vid", {"u": WITH})}
     seen = {"rows": 0, "stored": 0}
-    original = Store.run
+    counting = queries.load("count_mentions", mem.driver.dialect).text
 
-    def run(store: Store, name: str, **params):
-        if name == "count_mentions":
+    def trace(query: str, params: Mapping[str, Any]) -> None:
+        if query == counting:
             seen["rows"] += len(params["entities"])
             seen["stored"] += sum(row["vid"] in before for row in params["entities"])
-        return original(store, name, **params)
 
-    Store.run = run  # type: ignore[method-assign]
+    mem.driver.tracer = trace
     try:
         turns = list(read_transcript(file, format="locomo"))
         mem.ingest(turns, user=WITH, conversation=file.stem)
     finally:
-        Store.run = original  # type: ignore[method-assign]
+        mem.driver.tracer = None
     return {"memories": len(turns), "entity rows": seen["rows"], "stored entity rows": seen["stored"],
             "stored entity rows per memory": round(seen["stored"] / max(len(turns), 1), 2)}
 
@@ -91,8 +90,7 @@ def run(conversations: int, rounds: int, out: Path | None) -> dict:
                     mem.store.run("count_mentions", user_id=user, entities=rows)
                     times[user].append((time.perf_counter() - t) * 1000)
             for user, way in ((WITH, "with vectors"), (WITHOUT, "without vectors")):
-                figures[f"count_mentions ms {way}"] = _summary(times[user])
-                print(f"  count_mentions of {DRAWN} entities {way}: {figures[f'count_mentions ms {way}']}", flush=True)
+                noted(figures, f"count_mentions ms {way}", times[user], f"count_mentions of {DRAWN} entities {way}")
             figures["p50 ratio"] = round(statistics.median(times[WITH]) / statistics.median(times[WITHOUT]), 1)
             print(f"  p50 ratio: {figures['p50 ratio']}", flush=True)
         EmbeddedServer(Path(home)).stop()  # server_idle_stop=0: it would outlive its directory

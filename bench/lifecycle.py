@@ -45,6 +45,12 @@ def _summary(ms: list[float]) -> dict:
     return {"n": len(ms), "p50": round(statistics.median(ms), 2), "p95": round(_percentile(ms, 0.95), 2)}
 
 
+def noted(figures: dict, key: str, ms: list[float], what: str) -> None:
+    """`ms` summarised into `figures[key]`, and a line of progress that names it `what`."""
+    figures[key] = _summary(ms)
+    print(f"  {what}: {figures[key]}", flush=True)
+
+
 def _p95_difference_interval(counting: list[float], plain: list[float], draws: int = 2000) -> list[float]:
     """How far the p95 difference moves with the sample: a bootstrap over the question pairs
     (each pair asked of both handles back to back), its 5th and 95th percentiles."""
