@@ -37,7 +37,7 @@ DRAWN = 8  # entities a round counts
 
 def _counted_per_memory(mem: Memory, file: Path) -> dict:
     """Ingest `file` into WITH, noting the rows of each `count_mentions` that name an entity the
-    store held before the batch (the rows whose set re-inserts a vector)."""
+    store held before the batch, with its vector (the rows whose set re-inserts one)."""
     before = {r["vid"] for r in mem.driver.run("MATCH (e:Entity {user_id: $u}) WHERE e.embedding IS NOT NULL "
                                                "RETURN e.vid AS vid", {"u": WITH})}
     seen = {"rows": 0, "stored": 0}
@@ -47,6 +47,7 @@ def _counted_per_memory(mem: Memory, file: Path) -> dict:
         if query == counting:
             seen["rows"] += len(params["entities"])
             seen["stored"] += sum(row["vid"] in before for row in params["entities"])
+            before.update(row["vid"] for row in params["entities"])  # their vectors come with their batch
 
     mem.driver.tracer = trace
     try:
