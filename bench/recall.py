@@ -267,8 +267,9 @@ def run(quick: bool, out: Path) -> dict:
 
 def _print_row(row: dict) -> None:
     e, s = row["end_to_end"], row["stages"]
+    ingest = f"; ingest {row['ingest_turns_per_s']:.0f} turns/s" if "ingest_turns_per_s" in row else ""
     print(f"  N={row['n']:,}: recall k=10 p50 {e['p50_ms']:.1f} / p95 {e['p95_ms']:.1f} / p99 {e['p99_ms']:.1f} ms "
-          f"({row['questions']} questions; ingest {row['ingest_turns_per_s']:.0f} turns/s)", flush=True)
+          f"({row['questions']} questions{ingest})", flush=True)
     print("    p50/p95 ms: " + ", ".join(f"{k} {s[k]['p50_ms']:.1f}/{s[k]['p95_ms']:.1f}" for k in s if k != "total")
           + f"; query embedding alone {row['query_embedding']['p50_ms']:.1f}/{row['query_embedding']['p95_ms']:.1f}",
           flush=True)

@@ -21,7 +21,7 @@ from graphmem.drivers.embedded import EmbeddedServer
 
 from .beside import WARM, questions
 from .measure import write_figures
-from .recall import QUESTIONS, USER, _disk, _server_rss, measure
+from .recall import QUESTIONS, USER, _disk, _print_row, _server_rss, measure
 
 
 def run(home: Path, count: int, out: Path | None) -> dict:
@@ -38,11 +38,7 @@ def run(home: Path, count: int, out: Path | None) -> dict:
                "client_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
                **_server_rss(home), **_disk(home),
                "graph": {k: stats.get(k) for k in ("memories", "entities", "relations", "simplices", "trie_nodes")}}
-        e, s = row["end_to_end"], row["stages"]
-        print(f"  N={row['n']:,}: recall k=10 p50 {e['p50_ms']:.1f} / p95 {e['p95_ms']:.1f} / "
-              f"p99 {e['p99_ms']:.1f} ms ({row['questions']} questions)", flush=True)
-        print("    p50/p95 ms: " + ", ".join(f"{k} {v['p50_ms']:.1f}/{v['p95_ms']:.1f}" for k, v in s.items()
-                                         if k != "total"), flush=True)
+        _print_row(row)
     finally:
         mem.close()
         EmbeddedServer(home).stop()
