@@ -201,6 +201,9 @@ MORE_UPDATES = [
     ("My manager Priya is very hands-off.", "Priya left the company and my new manager Tom wants daily check-ins."),
     ("I use Redux for state management.", "We ditched Redux for Zustand."),
     ("Our office in Leeds has 40 people.", "Our office in Leeds has grown to 55 people."),  # qualified alike
+    # the parse hangs "at Microsoft" on the verb, not on the job
+    ("I work at Google.", "I started a new job at Microsoft in March."),
+    ("I work at Google.", "I quit my job at Google."),
 ]
 # ... and facts that look alike and retire nothing.
 MORE_UNRELATED = [
@@ -225,6 +228,9 @@ MORE_UNRELATED = [
     # one kind of thing, told apart by what qualifies it; and a job that is no one's occupation
     ("My grade in calculus is a B+.", "My grade in physics is a C, worse than calculus."),
     ("The training job uses 8 A100s.", "Our eval jobs run on 2 A100s, separate from the big training job."),
+    # a new job said with when or where it starts, not for whom
+    ("I work at Google.", "I started a new job at 25."),
+    ("I work at Google.", "My sister started a new job at Microsoft."),
 ]
 
 

@@ -559,14 +559,16 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
         slot = VERB_SLOTS.get((lemma, ""))
         if slot and obj.dep_ == "dobj" and _kind_ok(obj, slot[1], by_token):
             yield who, slot[0], (), _value(obj), not (negated or ending)
-        # "started a new job at Stripe"
+        # "started a new job at Stripe"; the parse may hang "at Stripe" on the verb, where it may
+        # also say when or where ("started a new job at 25", "at home"): an organisation only
         if obj.dep_ == "dobj" and obj.lemma_.lower() in ("job", "position", "role", "internship") and \
                 lemma in STARTING | {"get", "take", "accept", "land", "quit", "leave"}:
-            for p in obj.children:
-                if p.dep_ == "prep" and p.lower_ in ("at", "with"):
-                    for g in p.children:
-                        if g.dep_ == "pobj":
-                            yield who, "employer", (), _value(g), not (negated or lemma in ("quit", "leave"))
+            employers = [g for p in obj.children if p.dep_ == "prep" and p.lower_ in ("at", "with")
+                         for g in p.children if g.dep_ == "pobj"]
+            employers += [g for p, g in preps if p in ("at", "with") and g.head.head.i == verb.i
+                          and _kind_ok(g, ("ORG", "PROPN"), by_token)]
+            for g in employers:
+                yield who, "employer", (), _value(g), not (negated or lemma in ("quit", "leave"))
     for prep, obj in preps:  # "working as a paramedic"
         if lemma == "work" and prep == "as":
             yield who, "occupation", (), _value(obj), not negated
