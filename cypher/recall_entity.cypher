@@ -20,8 +20,11 @@ WITH seed, e, reduce(acc = [0, []], x IN ranked |
        CASE WHEN acc[0] + x[1] <= $fanout THEN [acc[0] + x[1], acc[1] + [x[0]]] ELSE acc END)[1] AS related
 UNWIND [[e, seed.weight]] + [x IN related | [x, seed.weight * $decay]] AS activation
 WITH activation[0] AS entity, max(activation[1]) AS weight
-MATCH (m:Memory {user_id: $user_id})-[:MENTIONS]->(entity)
-WITH m, sum(weight / log(2.0 + coalesce(entity.frequency, 1))) AS score, count(entity) AS hits
-RETURN m.uid AS uid, score, hits
+// an entity's share once, not on each of its up to FANOUT mentions; the user's entity is the
+// anchor, so its mentions are the user's memories (as recall_lexical.cypher's terms are)
+WITH entity, weight / log(2.0 + coalesce(entity.frequency, 1)) AS share
+MATCH (m:Memory)-[:MENTIONS]->(entity)
+WITH m, sum(share) AS score
+RETURN m.uid AS uid, score
 ORDER BY round(score * 1000000000.0) DESC, uid
 LIMIT $limit

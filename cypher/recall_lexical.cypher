@@ -11,9 +11,9 @@ MATCH (u:User {id: $user_id})
 UNWIND $terms AS word
 MATCH (t:Term {user_id: $user_id, word: word})
 WHERE t.df <= $max_df
-WITH u, t, log(1.0 + (coalesce(u.memories, t.df) - t.df + 0.5) / (t.df + 0.5)) AS idf
+WITH t, log(1.0 + (coalesce(u.memories, t.df) - t.df + 0.5) / (t.df + 0.5)) AS idf, coalesce(u.avg_length, 10.0) AS avg
 MATCH (t)<-[h:HAS_TERM]-(m:Memory)
-WITH m, sum(idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * m.length / coalesce(u.avg_length, 10.0)))) AS score
+WITH m, sum(idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * m.length / avg))) AS score
 RETURN m.uid AS uid, score
 ORDER BY round(score * 1000000000.0) DESC, uid
 LIMIT $limit
