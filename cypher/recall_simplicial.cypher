@@ -1,17 +1,25 @@
 // recall_simplicial: the stored simplices sharing at least $min_overlap vertices with the
 // query's matched vertices (the cofaces of the set and of its subsets, in one statement),
 // with the memories that witnessed each. The trie nodes labelled with a query vertex, and
-// every stored node below them, are exactly the simplices containing that vertex. Fuller
+// every stored node below them, are exactly the simplices containing that vertex. The walk
+// starts only at nodes whose path (their simplex) holds $min_overlap query vertices: a simplex
+// that holds that many lies at or below its deepest node labelled with a query vertex, whose
+// path holds them all; and the walk below a frequent vertex's other nodes, which it spares, is
+// most of the work. The nodes are reached from the query's entities (their LABEL edges), as
+// cofaces.cypher reaches its candidates, and the path test sits in WITH (gap_holders.cypher
+// says why). A simplex's overlap is read off its path. Fuller
 // overlap first, then the smaller simplex, then by key, alike on every backend (the witnesses
 // of one simplex come in no order).
 // params: user_id, vids, min_overlap, limit
 // mode: read
-MATCH (c:SimplexNode {user_id: $user_id})
-WHERE c.vertex IN $vids
+MATCH (e:Entity {user_id: $user_id})
+WHERE e.vid IN $vids
+MATCH (e)<-[:LABEL]-(c)
+WITH c WHERE size([v IN c.path WHERE v IN $vids]) >= $min_overlap
 MATCH (s:SimplexNode)-[:PARENT*0..]->(c)
 WHERE s.count > 0
-WITH s, count(DISTINCT c.vertex) AS overlap
-WHERE overlap >= $min_overlap
+WITH DISTINCT s
+WITH s, size([v IN s.path WHERE v IN $vids]) AS overlap
 MATCH (s)-[:WITNESSED_BY]->(m:Memory)
 WITH s, overlap, collect(m.uid) AS witnesses
 // browser: the query's subcomplex as a person reads it: each simplex by its entities' names,
