@@ -55,11 +55,12 @@ class Swapped:
         self.older, self.on, self.given = older, False, Store.query
 
     def __enter__(self) -> "Swapped":
-        given = self.given
+        given, swapped = self.given, self
 
         def query(self: Store, name: str) -> Query:
             found = given(self, name)
-            return dataclasses.replace(found, text=self.older[name]) if self.on and name in self.older else found
+            return dataclasses.replace(found, text=swapped.older[name]) if swapped.on and name in swapped.older \
+                else found
 
         Store.query = query  # type: ignore[method-assign]
         return self
