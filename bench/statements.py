@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from graphmem import Memory, Settings
 from graphmem.drivers.embedded import EmbeddedServer
@@ -75,25 +75,34 @@ def _pcts(ms: list[float]) -> dict[str, float]:
             "p99": round(ms[int(len(ms) * .99)], 2), "mean": round(statistics.mean(ms), 2)}
 
 
-def end_to_end(mem: Memory, asked: list[str], swapped: Swapped, rounds: int) -> dict[str, Any]:
-    wall: dict[str, list[float]] = {"before": [], "after": []}
-    channels: dict[str, list[float]] = {"before": [], "after": []}
-    same = 0
+WAYS = ("before", "after")
+
+
+def alternating(items: list, rounds: int) -> Iterator[tuple[Any, tuple[str, ...]]]:
+    """Each item `rounds` times, with the order of the two ways it is run in, which alternates."""
     for r in range(rounds):
-        for i, q in enumerate(asked):
-            answers = {}
-            for way in sorted(wall, reverse=(i + r) % 2 == 1):
-                swapped.on = way == "before"
-                t0 = time.perf_counter()
-                got = mem.recall(q, user=USER, k=10)
-                wall[way].append((time.perf_counter() - t0) * 1000)
-                channels[way].append(got.timings["channels"])
-                answers[way] = repr(([(m.uid, m.score) for m in got.memories], [g.question for g in got.gaps],
-                                     [str(s) for s in got.subcomplex]))
-            same += answers["before"] == answers["after"]
+        for i, item in enumerate(items):
+            yield item, WAYS[::-1] if (i + r) % 2 else WAYS
+
+
+def end_to_end(mem: Memory, asked: list[str], swapped: Swapped, rounds: int) -> dict[str, Any]:
+    wall: dict[str, list[float]] = {way: [] for way in WAYS}
+    channels: dict[str, list[float]] = {way: [] for way in WAYS}
+    same = 0
+    for q, ways in alternating(asked, rounds):
+        answers = {}
+        for way in ways:
+            swapped.on = way == "before"
+            t0 = time.perf_counter()
+            got = mem.recall(q, user=USER, k=10)
+            wall[way].append((time.perf_counter() - t0) * 1000)
+            channels[way].append(got.timings["channels"])
+            answers[way] = repr(([(m.uid, m.score) for m in got.memories], [g.question for g in got.gaps],
+                                 [str(s) for s in got.subcomplex]))
+        same += answers["before"] == answers["after"]
     swapped.on = False
     return {"recalls": len(wall["after"]), "same_answers": same,
-            **{way: {"recall": _pcts(wall[way]), "channels": _pcts(channels[way])} for way in wall}}
+            **{way: {"recall": _pcts(wall[way]), "channels": _pcts(channels[way])} for way in WAYS}}
 
 
 def captured(mem: Memory, asked: list[str], names: list[str]) -> dict[str, list[dict]]:
@@ -119,17 +128,16 @@ def each_alone(mem: Memory, older: dict[str, str], calls: dict[str, list[dict]],
     out = {}
     for name, params in calls.items():
         texts = {"before": older[name], "after": load(name, mem.driver.dialect).text}
-        ms: dict[str, list[float]] = {"before": [], "after": []}
+        ms: dict[str, list[float]] = {way: [] for way in WAYS}
         same = 0
-        for r in range(rounds):
-            for i, p in enumerate(params):
-                rows = {}
-                for way in sorted(ms, reverse=(i + r) % 2 == 1):
-                    t0 = time.perf_counter()
-                    rows[way] = mem.driver.run(texts[way], p, read_only=True, retry=True)
-                    ms[way].append((time.perf_counter() - t0) * 1000)
-                same += _comparable(rows["before"], rows["after"]) == _comparable(rows["after"], rows["before"])
-        out[name] = {"runs": len(ms["after"]), "same_rows": same, **{way: _pcts(ms[way]) for way in ms}}
+        for p, ways in alternating(params, rounds):
+            rows = {}
+            for way in ways:
+                t0 = time.perf_counter()
+                rows[way] = mem.driver.run(texts[way], p, read_only=True, retry=True)
+                ms[way].append((time.perf_counter() - t0) * 1000)
+            same += _comparable(rows["before"], rows["after"]) == _comparable(rows["after"], rows["before"])
+        out[name] = {"runs": len(ms["after"]), "same_rows": same, **{way: _pcts(ms[way]) for way in WAYS}}
     return out
 
 
@@ -167,14 +175,14 @@ def main(argv: list[str] | None = None) -> int:
         EmbeddedServer(args.home).stop()
     print(f"recall k=10 at {n:,} memories, {len(asked)} questions; cypher at {args.against} (before) against "
           f"the working tree (after), alternating:")
-    for way in ("before", "after"):
+    for way in WAYS:
         r, c = whole[way]["recall"], whole[way]["channels"]
         print(f"  {way:6s} recall p50 {r['p50']:6.1f}  p95 {r['p95']:6.1f}  p99 {r['p99']:6.1f} ms;  "
               f"channels p50 {c['p50']:5.1f}  p95 {c['p95']:5.1f}")
     print(f"  the same answer both ways: {whole['same_answers']} of {whole['recalls']}")
     for name, got in alone.items():
         print(f"  {name}: " + ";  ".join(f"{way} p50 {got[way]['p50']:.2f} p95 {got[way]['p95']:.2f} "
-                                        f"mean {got[way]['mean']:.2f}" for way in ("before", "after"))
+                                        f"mean {got[way]['mean']:.2f}" for way in WAYS)
               + f" ms;  the same rows {got['same_rows']} of {got['runs']}")
     return 0
 
