@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import statistics
 import subprocess
 import sys
 import time
@@ -34,7 +33,7 @@ from graphmem.recall.tuning import SCORE_DECIMALS
 from graphmem.store import Store
 
 from .beside import WARM, questions
-from .recall import QUESTIONS, USER
+from .recall import QUESTIONS, USER, _pcts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,12 +66,6 @@ class Swapped:
 
     def __exit__(self, *exc: object) -> None:
         Store.query = self.given  # type: ignore[method-assign]
-
-
-def _pcts(ms: list[float]) -> dict[str, float]:
-    ms = sorted(ms)
-    return {"p50": round(statistics.median(ms), 2), "p95": round(ms[int(len(ms) * .95)], 2),
-            "p99": round(ms[int(len(ms) * .99)], 2), "mean": round(statistics.mean(ms), 2)}
 
 
 WAYS = ("before", "after")
@@ -177,12 +170,12 @@ def main(argv: list[str] | None = None) -> int:
           f"the working tree (after), alternating:")
     for way in WAYS:
         r, c = whole[way]["recall"], whole[way]["channels"]
-        print(f"  {way:6s} recall p50 {r['p50']:6.1f}  p95 {r['p95']:6.1f}  p99 {r['p99']:6.1f} ms;  "
-              f"channels p50 {c['p50']:5.1f}  p95 {c['p95']:5.1f}")
+        print(f"  {way:6s} recall p50 {r['p50_ms']:6.1f}  p95 {r['p95_ms']:6.1f}  p99 {r['p99_ms']:6.1f} ms;  "
+              f"channels p50 {c['p50_ms']:5.1f}  p95 {c['p95_ms']:5.1f}")
     print(f"  the same answer both ways: {whole['same_answers']} of {whole['recalls']}")
     for name, got in alone.items():
-        print(f"  {name}: " + ";  ".join(f"{way} p50 {got[way]['p50']:.2f} p95 {got[way]['p95']:.2f} "
-                                        f"mean {got[way]['mean']:.2f}" for way in WAYS)
+        print(f"  {name}: " + ";  ".join(f"{way} p50 {got[way]['p50_ms']:.2f} p95 {got[way]['p95_ms']:.2f} "
+                                        f"mean {got[way]['mean_ms']:.2f}" for way in WAYS)
               + f" ms;  the same rows {got['same_rows']} of {got['runs']}")
     return 0
 
