@@ -1,5 +1,7 @@
 // recall_entity_match: the user's entities whose names are nearest the query's mentions, found
-// by the vector index over entity name embeddings, read $scan deep and filtered to the user.
+// by the vector index over entity name embeddings, read $scan deep and filtered to the user;
+// recall runs recall_entity_match_exact instead when this finds fewer than $limit (the index
+// reached too few of the user's entities: a small user among large ones).
 // The index gives the candidates only: Neo4j 5.23+ quantizes a vector index unless told not to
 // (schema.cypher tells it; an index made before that, or by hand, may still be), so the scores
 // it yields are approximate, and a match floor applied to them would drift. Each candidate's

@@ -212,6 +212,24 @@ def test_one_users_memories_never_reach_another(memory_user, mem, tmp_path):
     assert "other.txt:2" not in mine.source_ids and all(m.speaker != "Zed" for m in mine.memories)
 
 
+def test_a_mention_matches_the_users_nearest_entity_where_the_shared_index_reaches_none_of_theirs(
+        memory_user, mem, tmp_path, monkeypatch):
+    import graphmem.recall.analysis as analysis_module
+
+    mem_, user = memory_user
+    path = tmp_path / "vark.txt"
+    path.write_text("## 1 July 2023\nZed: Quillon Vark adopted a puppy in Lisbon.\n")
+    mem.ingest(path, user=f"{user}-vark")
+    vector = mem.models.embedder().embed_one("Quillon Vark")  # only the other user's entity is named so
+    exact = mem.run("recall_entity_match_exact", user_id=user, vector=vector, limit=3)
+    assert len(exact) == 3 and all(r["name"] != "Quillon Vark" for r in exact)
+    by_index = mem.run("recall_entity_match", user_id=user, vector=vector, scan=10_000, limit=3)
+    assert [(r["vid"], round(r["score"], 4)) for r in by_index] == [(r["vid"], round(r["score"], 4)) for r in exact]
+    assert mem.run("recall_entity_match", user_id=user, vector=vector, scan=1, limit=1) == []  # the other's, filtered
+    monkeypatch.setattr(analysis_module, "ENTITY_MATCH_SCAN", 1)
+    assert [r["vid"] for r in analysis_module._nearest_entity(mem.store, user, vector)] == [exact[0]["vid"]]
+
+
 def test_rerank_without_its_model_says_so_and_keeps_the_order(memory_user):
     from dataclasses import replace
 

@@ -129,8 +129,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     unknown = []
     for mention, vector in zip(unmatched, vectors[len(own):]):
         floor = CONCEPT_MATCH_FLOOR if mention.kind == "CONCEPT" else NAME_MATCH_FLOOR
-        hits = store.run("recall_entity_match", user_id=user, vector=as_param(vector), scan=ENTITY_MATCH_SCAN,
-                       limit=1)
+        hits = _nearest_entity(store, user, as_param(vector))
         if not (hits and hits[0]["score"] >= floor) and mention.kind != "CONCEPT":
             unknown.append(mention.name)
             notes.append(f"{mention.name!r} matches no entity in memory")
@@ -145,6 +144,14 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, as_param(vectors[0]), words, total, notes,
                     _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back)
+
+
+def _nearest_entity(store: Store, user: str, vector: list[float]) -> list[dict]:
+    """The user's entity whose name embeds nearest `vector`, by the shared index, or exactly
+    when the index, read ENTITY_MATCH_SCAN deep, reaches none of the user's."""
+    asked = {"user_id": user, "vector": vector, "limit": 1}
+    return store.run("recall_entity_match", scan=ENTITY_MATCH_SCAN, **asked) or \
+        store.run("recall_entity_match_exact", **asked)
 
 
 def _common(frequency: int, total: int) -> bool:
