@@ -9,7 +9,7 @@ import pytest
 from graphmem import Turn
 from graphmem.models import Models
 from graphmem.recall import trim_to_budget
-from graphmem.recall.analysis import analyse
+from graphmem.recall.analysis import analyse, without_frame
 from graphmem.recall.channels import cosines_of as _cosines
 from graphmem.recall.pipeline import fuse, recall
 from graphmem.store import Store
@@ -176,6 +176,32 @@ def test_analysis_types_entities_and_times(memory_user):
     assert analyse(mem.store, mem.models, user, "What do Emma and Rex have in common?").type == "multi-hop"
     june = analyse(mem.store, mem.models, user, "What happened in June 2023?")
     assert june.time_text and june.time_range[1] - june.time_range[0] == 30 * 86400
+
+
+@pytest.mark.parametrize("asked, searched", [
+    ("Can you list the order in which I brought up different aspects of my budget tracker throughout our "
+     "conversations, in order? Mention ONLY and ONLY three items.", "different aspects of my budget tracker?"),
+    ("Can you give me a comprehensive summary of how I handled the database challenges across our discussions?",
+     "how I handled the database challenges?"),
+    ("Could you remind me of the date of the workshop I registered for?", "the date of the workshop I registered for?"),
+    ("How many book series have I mentioned across my conversations?", "How many book series have I mentioned?"),
+    ("Did I put the books in order?", "Did I put the books in order?"),  # an order that is the fact asked about
+    ("What did I order at the restaurant?", "What did I order at the restaurant?"),
+    ("Can you list them?", "Can you list them?"),  # nothing would be left to search with
+    ("Which  classical musicians does Melanie enjoy?", "Which  classical musicians does Melanie enjoy?"),  # as typed
+])
+def test_recall_searches_without_the_words_about_the_conversation_itself(asked, searched):
+    assert without_frame(asked) == searched
+
+
+def test_the_words_about_the_conversation_are_no_search_words_and_the_question_stays_as_asked(memory_user):
+    mem, user = memory_user
+    asked = "Can you list the order in which Alice brought up pottery throughout our conversations? Mention only two items."
+    a = analyse(mem.store, mem.models, user, asked)
+    assert a.query == asked and any("without its words about the conversation" in note for note in a.notes)
+    assert "pottery" in a.words and not {"list", "order", "conversation", "mention", "item"} & set(a.words)
+    plain = analyse(mem.store, mem.models, user, "Alice brought up pottery?")  # the name is no frame
+    assert a.vector == plain.vector and a.words == plain.words
 
 
 def test_gaps_name_entities_never_seen_together(memory_user):

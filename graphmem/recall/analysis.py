@@ -39,6 +39,40 @@ ANSWER_KINDS = (
      ("WORK", "PRODUCT", "ORG"), "titles"),
 )
 
+# Words about the conversation itself and the answer's form, not about what memory holds: the
+# request ("Can you walk me through ...", "Could you give me a summary of ..."), where things
+# were said ("throughout our conversations"), the order asked for ("the order in which I
+# brought up", "in order") and how many to name ("Mention only five items."). Every memory is
+# said in the conversation, so these words match none better than another; as search words
+# they match whichever memory happens to say "order" or "summary". Recall searches with the
+# question without them (`without_frame`); everything else reads the question as asked.
+FRAME = (
+    re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:list|walk\s+me\s+through|tell\s+me|"
+               r"remind\s+me(?:\s+(?:of|about))?|summari[sz]e|give\s+me|provide|describe)\s+"
+               r"(?:(?:a|an|the)\s+(?:\w+\s+)?(?:summary|overview|recap|rundown)\s+of\s+)?", re.IGNORECASE),
+    re.compile(r"\b(?:mention|list|name|give|include)\s+(?:only\s+(?:and\s+only\s+)?)?\w+\s+(?:items?|things?|points?)\b"
+               r"[^.?!]*[.?!]?", re.IGNORECASE),
+    re.compile(r"\b(?:throughout|across|during|over|in|from)\s+(?:all\s+(?:of\s+)?)?our\s+(?:previous\s+|past\s+|"
+               r"recent\s+|earlier\s+)?(?:conversations?|chats?|discussions?|sessions?|talks?)(?:,?\s+in\s+order)?\b|"
+               r"\bacross\s+(?:all\s+)?(?:my|the)\s+(?:sessions?|conversations?|chats?|requests?)\b|"
+               r"\bthe\s+order\s+in\s+which\s+(?:(?:I|we)\s+(?:first\s+)?(?:brought\s+up|mentioned|discussed|raised|"
+               r"talked\s+about)\b|(?=\w+\s+(?:first\s+)?(?:brought\s+up|mentioned|discussed|raised|talked\s+about)\b))|"
+               r",\s*in\s+order(?=\s*(?:[?.!]|$))", re.IGNORECASE),
+)
+
+
+def without_frame(query: str) -> str:
+    """`query` without its words about the conversation and the answer's form (FRAME); the
+    query itself when that would leave less than two words."""
+    core, found = query, 0
+    for pattern in FRAME:
+        core, n = pattern.subn(" ", core)
+        found += n
+    if not found:
+        return query
+    core = re.sub(r"\s+([?.!,])", r"\1", " ".join(core.split())).strip(" ,")
+    return core if len(re.findall(r"\w+", core)) >= 2 else query
+
 
 @dataclass
 class Matched:
@@ -99,6 +133,10 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     if asker is None and any(t.lower_ in FIRST for t in doc) and \
             store.run("recall_entities_by_name", user_id=user, norms=[normalise(USER_ROLE)]):
         asker = USER_ROLE  # an agent's chat: "I" in a question to it is the user it talks with
+    core = without_frame(query)
+    if core != query:
+        notes.append(f"searched without its words about the conversation: {core!r}")
+        doc = nlp(core)
     if asker:
         said = restate(doc, asker)
         if said != query:
