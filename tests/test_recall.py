@@ -186,6 +186,7 @@ def test_analysis_types_entities_and_times(memory_user):
     ("Could you remind me of the date of the workshop I registered for?", "the date of the workshop I registered for?"),
     ("How many book series have I mentioned across my conversations?", "How many book series have I mentioned?"),
     ("Did I put the books in order?", "Did I put the books in order?"),  # an order that is the fact asked about
+    ("Did I list two items on the form?", "Did I list two items on the form?"),  # a count that is asked about
     ("What did I order at the restaurant?", "What did I order at the restaurant?"),
     ("Can you list them?", "Can you list them?"),  # nothing would be left to search with
     ("Which  classical musicians does Melanie enjoy?", "Which  classical musicians does Melanie enjoy?"),  # as typed

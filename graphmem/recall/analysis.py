@@ -50,8 +50,8 @@ FRAME = (
     re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:list|walk\s+me\s+through|tell\s+me|"
                r"remind\s+me(?:\s+(?:of|about))?|summari[sz]e|give\s+me|provide|describe)\s+"
                r"(?:(?:a|an|the)\s+(?:\w+\s+)?(?:summary|overview|recap|rundown)\s+of\s+)?", re.IGNORECASE),
-    re.compile(r"\b(?:mention|list|name|give|include)\s+(?:only\s+(?:and\s+only\s+)?)?\w+\s+(?:items?|things?|points?)\b"
-               r"[^.?!]*[.?!]?", re.IGNORECASE),
+    re.compile(r"(?:^|(?<=[.?!]))\s*(?:mention|list|name|give|include)\s+(?:only\s+(?:and\s+only\s+)?)?\w+\s+"
+               r"(?:items?|things?|points?)\b[^.?!]*[.?!]?", re.IGNORECASE),
     re.compile(r"\b(?:throughout|across|during|over|in|from)\s+(?:all\s+(?:of\s+)?)?our\s+(?:previous\s+|past\s+|"
                r"recent\s+|earlier\s+)?(?:conversations?|chats?|discussions?|sessions?|talks?)(?:,?\s+in\s+order)?\b|"
                r"\bacross\s+(?:all\s+)?(?:my|the)\s+(?:sessions?|conversations?|chats?|requests?)\b|"
