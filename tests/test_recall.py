@@ -203,6 +203,9 @@ def test_the_words_about_the_conversation_are_no_search_words_and_the_question_s
     assert "pottery" in a.words and not {"list", "order", "conversation", "mention", "item"} & set(a.words)
     plain = analyse(mem.store, mem.models, user, "Alice brought up pottery?")  # the name is no frame
     assert a.vector == plain.vector and a.words == plain.words
+    bob = analyse(mem.store, mem.models, user, "Could you remind me of the city Emma visited?", asker="Bob")
+    assert any("'the city Emma visited?'" in note for note in bob.notes)
+    assert not any(note.startswith("asked by") for note in bob.notes)  # "me" was the request's: nothing restated
 
 
 def test_gaps_name_entities_never_seen_together(memory_user):

@@ -139,7 +139,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
         doc = nlp(core)
     if asker:
         said = restate(doc, asker)
-        if said != query:
+        if said != doc.text:
             notes.append(f"asked by {asker}: {said!r}")
             doc = nlp(said)
     found = [m for m in mentions(doc, speaker="", addressee=None) if len(m.name) >= 2]
