@@ -130,13 +130,14 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     notes: list[str] = []
     doc = nlp(query)
     asked_back = ask_back(doc)  # the question's own words, before an asker's restatement
-    if asker is None and any(t.lower_ in FIRST for t in doc) and \
-            store.run("recall_entities_by_name", user_id=user, norms=[normalise(USER_ROLE)]):
-        asker = USER_ROLE  # an agent's chat: "I" in a question to it is the user it talks with
     core = without_frame(query)
     if core != query:
         notes.append(f"searched without its words about the conversation: {core!r}")
         doc = nlp(core)
+    # the first person of the words searched: "me" in "Can you remind me of ..." is the request's
+    if asker is None and any(t.lower_ in FIRST for t in doc) and \
+            store.run("recall_entities_by_name", user_id=user, norms=[normalise(USER_ROLE)]):
+        asker = USER_ROLE  # an agent's chat: "I" in a question to it is the user it talks with
     if asker:
         said = restate(doc, asker)
         if said != doc.text:
