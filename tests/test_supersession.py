@@ -12,6 +12,7 @@ import pytest
 
 from bench.updates import PairFigures, measure
 from graphmem import Memory
+from graphmem.ingest.extract import extract
 
 DATA = Path(__file__).parent / "data"
 UPDATES = DATA / "updates.jsonl"
@@ -231,6 +232,13 @@ MORE_UNRELATED = [
     # a new job said with when or where it starts, not for whom
     ("I work at Google.", "I started a new job at 25."),
     ("I work at Google.", "My sister started a new job at Microsoft."),
+    # read where there are none in long technical chats (BEAM): an idiom, a problem's givens, a
+    # price, a duration
+    ("I added retries so I don't run into rate limits later.", "I'm running into a strange error with the pre-commit hook."),
+    ("I have a triangle with sides 3, 4 and 5 cm, which formula is faster?",
+     "I have two triangles with sides 6, 8, 10 cm and 9, 12, 15 cm, are they similar?"),
+    ("I'm 41 and live in Porto.", "I'm worried about rent in Lisbon, which I found to be around $1,300 a month."),
+    ("I work for Acme Corp.", "I've been working on this prototype for a while."),
 ]
 
 
@@ -244,6 +252,43 @@ def test_updates_said_in_other_words_are_linked(mem, user, older, newer):
 def test_facts_that_look_alike_retire_nothing(mem, user, older, newer):
     old, new = _say(mem, user, older, JAN), _say(mem, user, newer, JUN)
     assert not _supersedes(mem, user, new, old) and not _supersedes(mem, user, old, new)
+
+
+def _claims(nlp, text: str) -> list:
+    return extract(nlp(text), "user", None, None).claims
+
+
+@pytest.fixture
+def nlp(mem):
+    return mem.models.nlp()
+
+
+@pytest.mark.parametrize("told, wanted", [("The deadline is April 5.", "I need to make sure the deadline is April 5."),
+                                          ("The budget is $500.", "Please make sure the budget is $500.")])
+def test_what_a_turn_wants_made_sure_of_is_not_told(nlp, told, wanted):
+    assert _claims(nlp, told) and not _claims(nlp, wanted)
+
+
+def test_a_cause_is_no_word_of_change_and_a_time_is(nlp):
+    """"since" of a cause says nothing changed; a claim of a thing nobody owns retires an older
+    one only with such a word (`Claim.needs_cue`)."""
+    because = _claims(nlp, "The deadline is May 3, since the printer needs a week.")
+    now = _claims(nlp, "The deadline is May 3 now.")
+    assert because and not any(c.cue for c in because)
+    assert now and all(c.cue for c in now)
+
+
+@pytest.mark.parametrize("text, age", [("I'm 41.", "41"), ("I turned 30.", "30"),
+                                       ("I found rent to be around $1,300 a month.", None), ("I'm 150%.", None)])
+def test_an_age_is_a_number_of_years(nlp, text, age):
+    assert [c.value for c in _claims(nlp, text) if c.slot == "age"] == ([age] if age else [])
+
+
+def test_working_for_someone_is_a_job_and_for_a_while_is_not(nlp):
+    assert [(c.slot, c.value) for c in _claims(nlp, "I work for my father.")] == [("employer", "father")]
+    assert [(c.slot, c.value) for c in _claims(nlp, "I've been working for Acme for a while.")] == [("employer", "acme")]
+    assert not _claims(nlp, "I've been working on this prototype for a while.")
+    assert not _claims(nlp, "I prefer working with a patent attorney for my new invention.")
 
 
 def test_relatives_are_not_merged_into_one_person(mem, user):

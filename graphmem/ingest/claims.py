@@ -132,6 +132,11 @@ COUNTING = {"have", "weigh", "sleep", "earn", "make", "drink", "smoke", "eat", "
             "save", "work", "take"}
 # A value is a short phrase; longer ones are clauses the parse folded in.
 VALUE_WORDS = 6
+# Particles and prepositions that make a habit verb an idiom ("run into", "run out of", "go over").
+PHRASAL = {"into", "out", "across", "through", "over", "off"}
+# Nouns of "for ..." that say how long ("working on it for a while").
+DURATIONS = {"while", "time", "moment", "age", "long", "now", "year", "month", "week", "day", "hour", "minute", "decade"}
+MOST_YEARS = 120
 MODALS = {"can", "could", "should", "would", "might", "must", "may", "ca", "wo", "shall"}
 NOT_IN_VALUE = {"relcl", "acl", "advcl", "xcomp", "ccomp", "conj", "cc", "appos", "prep", "punct", "mark"}
 
@@ -160,7 +165,7 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
     if speaker.lower() in ADVISORS:
         return []
     by_token = {i: m for m in found for i in m.tokens}
-    cue = bool(CUES.search(doc.text))
+    cue = _cued(doc)
     out: list[Claim] = []
     for token in doc:
         if token.pos_ not in ("VERB", "AUX") or token.dep_ in ("aux", "auxpass") or _asked(token):
@@ -218,12 +223,27 @@ def _asked(token: "Token") -> bool:
     return True
 
 
+def _cued(doc: "Doc") -> bool:
+    """Whether a turn says something changed or holds now (`CUES`); "since" only of time ("since
+    March"), not of a cause ("since a card can't be both", a subordinating conjunction)."""
+    for match in CUES.finditer(doc.text):
+        span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+        if match.group(0).lower() == "since" and span is not None and span[0].dep_ == "mark":
+            continue
+        return True
+    return False
+
+
 def _weighed(verb: "Token") -> bool:
     """A verb under "if" or "whether", or governed by a verb that weighs it (but a trip planned
-    is a plan: `_planned`)."""
+    is a plan: `_planned`), or by one that sees to it ("make sure the movies are suitable":
+    wanted, not told)."""
     direct = True  # governed through "to" or "about ...ing" only ("trying to cut", not "..., I need")
     for t in [verb, *verb.ancestors]:
         if any(c.dep_ == "mark" and c.lower_ in ("if", "whether") for c in t.children):
+            return True
+        if t is not verb and t.tag_ != "VBD" and (t.lemma_.lower() == "ensure" or t.lemma_.lower() == "make"
+                                                 and any(c.lower_ == "sure" for c in t.children)):
             return True
         if t is not verb and direct and t.lemma_.lower() in WEIGHING and verb.lemma_.lower() not in TRAVEL:
             return True
@@ -519,7 +539,7 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     if lemma in HAVING:
         for obj in objects:
             count = _count(obj)
-            if count is not None:
+            if count is not None and not _given(obj):
                 yield owner, f"count:have:{_counted(obj)}", tuple(sorted({head, *quals})), count, not negated
         return
     to = next((g for p, g in preps if p == "to"), None)
@@ -553,6 +573,8 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
             if moved_thing:
                 continue  # "we moved our hosting to AWS"
             obj = _place_in(obj, by_token) or obj
+        if slot and slot[0] == "employer" and (_duration(obj) or _speakers(obj) and not _kind_ok(obj, PERSON, by_token)):
+            continue  # "working on this for a while", "with an attorney for my invention" ("for my father" is a job)
         if slot and _kind_ok(obj, slot[1], by_token):
             yield who, slot[0], (), _value(obj), not (negated or ending)
     for obj in objects:
@@ -597,11 +619,11 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
     for obj in objects:
         count = _count(obj)
         if count is not None and obj.dep_ in ("dobj", "npadvmod", "attr") and verb_key in COUNTING \
-                and obj.pos_ == "NOUN":
+                and obj.pos_ == "NOUN" and not _given(obj):
             yield who, f"count:{verb_key}:{_counted(obj)}", (), count, not negated
     if lemma == "turn":  # "I turned 30"
         for obj in objects:
-            if obj.like_num:
+            if obj.like_num and _an_age(obj):
                 yield who, "age", (), _number(obj.lower_), True
     if lemma in TRAVEL and _planned(verb):
         places = [g for p, g in preps if p == "to"] + [o for o in objects if o.dep_ == "dobj" and lemma == "visit"]
@@ -661,7 +683,7 @@ def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negate
                     for g in p.children:
                         if g.dep_ == "pobj":
                             yield who, "residence", (), _value(g), not negated
-        if obj.like_num and obj.dep_ == "attr" and obj.ent_type_ != "ORDINAL" and verb.tag_ != "VBD":  # "I'm 29"
+        if obj.like_num and obj.dep_ == "attr" and _an_age(obj) and verb.tag_ != "VBD":  # "I'm 29"
             yield who, "age", (), _number(low), not negated
 
 
@@ -706,6 +728,8 @@ def _new_value(lemma: str, preps: list, also: tuple[str, ...] = ()) -> "Token | 
 
 def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
     if lemma in VERB_KEYED:  # "I run every morning", not "I run the tests"
+        if any(c.dep_ in ("prep", "prt") and c.lower_ in PHRASAL for c in verb.children):
+            return None  # "run into issues", "run out of time"
         direct = any(o.dep_ == "dobj" for o in objects)
         return _stem(lemma) if lemma in ("smoke", "vape") or not direct else None
     if lemma == "go":
@@ -814,6 +838,33 @@ def _count(token: "Token") -> str | None:
         if child.dep_ == "det" and child.lower_ in ("a", "an"):
             return "1"
     return None
+
+
+def _given(noun: "Token") -> bool:
+    """A thing described by its measures ("a triangle with sides 3, 4 and 5 cm", "a table with
+    12 columns"): the givens of a problem, not a count of what someone has."""
+    return any(p.dep_ == "prep" and p.lower_ == "with" and any(t.like_num for t in p.subtree)
+               for p in noun.children)
+
+
+def _an_age(token: "Token") -> bool:
+    """Whether a number can be someone's age: a whole number of years a person lives, not a price,
+    a share or a measure ("around $1,200", "85%")."""
+    if token.ent_type_ in ("ORDINAL", "MONEY", "PERCENT", "QUANTITY", "TIME") \
+            or any(c.tag_ == "$" for c in token.children):
+        return False
+    number = _number(token.lower_)
+    return number.isdigit() and 0 < int(number) <= MOST_YEARS
+
+
+def _duration(token: "Token") -> bool:
+    """"for a while", "for two years": how long, not for whom."""
+    return token.ent_type_ in ("DATE", "TIME") or token.lemma_.lower() in DURATIONS
+
+
+def _speakers(token: "Token") -> bool:
+    """A thing the speaker calls their own ("my new invention")."""
+    return any(c.dep_ == "poss" and c.lower_ in SPEAKING for c in token.children)
 
 
 def _counted(token: "Token") -> str:
