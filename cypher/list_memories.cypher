@@ -1,8 +1,10 @@
 // list_memories: a page of the user's complete memories, oldest first (then by id), after the
 // memory $after (the last id of the previous page); each filter applies when it is not null:
 // $conversation, $speaker, $since and $until (epoch seconds, until exclusive), $vids (mentioning
-// one of these entities), $state (in this lifecycle state; a memory never maintained is active).
-// params: user_id, conversation, speaker, since, until, vids, after, limit, state
+// one of these entities), $state (in this lifecycle state; a memory never maintained is active),
+// $superseded (true: only those a newer memory superseded, in whole or in part; false: only those
+// none did).
+// params: user_id, conversation, speaker, since, until, vids, after, limit, state, superseded
 // mode: read
 OPTIONAL MATCH (c:Memory {user_id: $user_id, uid: $after})
 WITH coalesce(c.observed_at, -1.0) AS after_at
@@ -19,6 +21,9 @@ OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity)
 WHERE e.vid IN coalesce($vids, [])
 WITH m, count(e) AS named
 WHERE $vids IS NULL OR named > 0
+OPTIONAL MATCH (m)<-[:SUPERSEDES]-(newer:Memory)
+WITH m, count(newer) AS retired
+WHERE $superseded IS NULL OR (retired > 0) = $superseded
 WITH m
 ORDER BY coalesce(m.observed_at, -1.0), m.uid
 LIMIT $limit

@@ -116,13 +116,14 @@ class MemoryTools:
 
     def list_memories(self, user: str | None = None, conversation: str | None = None, speaker: str | None = None,
                       entity: str | None = None, since: str | None = None, until: str | None = None,
-                      limit: int = 50, after: str | None = None, state: str | None = None) -> dict[str, Any]:
+                      limit: int = 50, after: str | None = None, state: str | None = None,
+                      superseded: bool | None = None) -> dict[str, Any]:
         whose = self._whose(user)
         if not 1 <= limit <= 1000:
             raise InputError(f"limit takes 1 to 1000, not {limit}")
         page = self.mem.memories(whose, conversation=conversation, speaker=speaker, entity=entity,
                                  since=parse_time(since, "since"), until=parse_time(until, "until"),
-                                 limit=limit, after=after, state=state)
+                                 limit=limit, after=after, state=state, superseded=superseded)
         return {"user": whose, "memories": [m.to_dict() for m in page],
                 "next_after": page[-1].id if len(page) == limit else None}
 
@@ -201,9 +202,10 @@ def build(tools: MemoryTools) -> MCPServer:
 
     def list_memories(user: str | None = None, conversation: str | None = None, speaker: str | None = None,
                       entity: str | None = None, since: str | None = None, until: str | None = None,
-                      limit: int = 50, after: str | None = None, state: str | None = None) -> dict[str, Any]:
+                      limit: int = 50, after: str | None = None, state: str | None = None,
+                      superseded: bool | None = None) -> dict[str, Any]:
         return tools.call(tools.list_memories, user=user, conversation=conversation, speaker=speaker, entity=entity,
-                          since=since, until=until, limit=limit, after=after, state=state)
+                          since=since, until=until, limit=limit, after=after, state=state, superseded=superseded)
 
     def get(id: str, user: str | None = None) -> dict[str, Any]:
         return tools.call(tools.get, id=id, user=user)
@@ -236,7 +238,8 @@ def build(tools: MemoryTools) -> MCPServer:
         "inside a larger observation (hole: false). " + scope), annotations=read)
     server.add_tool(list_memories, name="list", description=(
         "A page of stored memories, oldest first, filtered by conversation, speaker, entity, since/until (ISO) "
-        "and `state` (active, warm, cold or archived: archived ones recall leaves out). Pass `next_after` back "
+        "and `state` (active, warm, cold or archived: archived ones recall leaves out); `superseded`: true for "
+        "only the memories a newer one superseded (an outdated fact), false for only the others. Pass `next_after` back "
         "as `after` for the next page (an id that is no memory of the user's is refused). " + scope),
         annotations=read)
     server.add_tool(get, description="One stored memory by its id. " + scope, annotations=read)

@@ -116,13 +116,15 @@ class Memory:
     def memories(self, user: str, *, conversation: str | None = None, speaker: str | None = None,
                  since: datetime | None = None, until: datetime | None = None, entity: str | None = None,
                  limit: int | None = records.PAGE, after: str | None = None,
-                 state: str | None = None) -> list[StoredMemory]:
+                 state: str | None = None, superseded: bool | None = None) -> list[StoredMemory]:
         """A page of `user`'s memories, oldest first, filtered (`state`: only those in this
-        lifecycle state, "archived" for the ones recall leaves out); pass the last id as `after`
+        lifecycle state, "archived" for the ones recall leaves out; `superseded`: True only those a
+        newer memory superseded, in whole or in part, False only the others); pass the last id as `after`
         for the next page (an empty page is the end; an `after` that is no memory of the user's
         is refused, not read as the start)."""
         return records.memories(self.store, user, conversation=conversation, speaker=speaker, since=since,
-                                until=until, entity=entity, limit=limit, after=after, state=state)
+                                until=until, entity=entity, limit=limit, after=after, state=state,
+                                superseded=superseded)
 
     def get(self, memory_id: str, *, user: str) -> StoredMemory | None:
         """One memory by its id, or None."""

@@ -75,13 +75,17 @@ def entity_vids(store: Store, user: str, name: str) -> list[int]:
 
 def memories(store: Store, user: str, *, conversation: str | None = None, speaker: str | None = None,
              since: datetime | None = None, until: datetime | None = None, entity: str | None = None,
-             limit: int | None = PAGE, after: str | None = None, state: str | None = None) -> list[StoredMemory]:
+             limit: int | None = PAGE, after: str | None = None, state: str | None = None,
+             superseded: bool | None = None) -> list[StoredMemory]:
     """One page of `user`'s memories, oldest first; `after`: the last id of the page before
     (an id that is no memory of the user's is refused); `state`: only those in this lifecycle
-    state."""
+    state; `superseded`: True only those a newer memory superseded (in whole or in part), False
+    only the others."""
     check_user(user)
     if state is not None and state not in STATES:
         raise InputError(f"state must be one of {', '.join(STATES)}, not {state!r}")
+    if superseded is not None and not isinstance(superseded, bool):
+        raise InputError(f"superseded must be True, False or None, not {superseded!r}")
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
         raise InputError(f"limit must be a positive integer, not {limit!r}")
     if after is not None and get(store, user, after) is None:  # else the page would restart at the first
@@ -91,7 +95,8 @@ def memories(store: Store, user: str, *, conversation: str | None = None, speake
         return []
     rows = store.run("list_memories", user_id=user, conversation=conversation, speaker=speaker,
                      since=to_epoch(since) if since else None, until=to_epoch(until) if until else None,
-                     vids=vids, after=after, limit=limit if limit is not None else 2**31 - 1, state=state)
+                     vids=vids, after=after, limit=limit if limit is not None else 2**31 - 1, state=state,
+                     superseded=superseded)
     return [_memory(user, row) for row in rows]
 
 

@@ -86,6 +86,8 @@ async def every_tool(client: Client) -> None:
     assert "to list after" in await refused(client, "list", user=alice, after=rome["memory_ids"][0])
     assert len((await call(client, "list", user=alice, state="active"))["memories"]) == 3
     assert (await call(client, "list", user=alice, state="archived"))["memories"] == []
+    retired = await call(client, "list", user=alice, superseded=True)
+    assert [m["id"] for m in retired["memories"]] == paris["memory_ids"]
     one = await call(client, "get", user=alice, id=paris["memory_ids"][0])
     assert one["text"] == "I live in Paris." and one["user"] == alice
 

@@ -5,13 +5,17 @@ ingesting out of order leave the chain as if the memories had been said in order
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from bench.updates import PairFigures, measure
 from graphmem import Memory
+from graphmem.cli import main
+from graphmem.errors import InputError
 from graphmem.ingest.extract import extract
 
 DATA = Path(__file__).parent / "data"
@@ -135,6 +139,28 @@ def test_a_memory_that_said_two_things_is_superseded_only_in_what_changed(mem, u
     assert got.memories[0].valid_until is None and got.memories[0].partly_superseded.startswith("2024-12-05")
     assert "Robin: I moved to Berlin and I work at Google now. (superseded in part 2024-12-05)" in got.context()
     assert "(superseded 2024-06-05)" in next(m for m in got.memories if m.uid == paris).context_line()
+
+
+def test_the_superseded_memories_are_listed_apart(mem, user, backend, home, monkeypatch):
+    """What newer memories retired can be reviewed apart from the rest."""
+    paris = _say(mem, user, "I live in Paris.", JAN)
+    berlin = _say(mem, user, "I moved to Berlin.", JUN)
+    jazz = _say(mem, user, "I like jazz.", DEC)
+    assert [m.id for m in mem.memories(user, superseded=True)] == [paris]
+    assert [m.id for m in mem.memories(user, superseded=False)] == [berlin, jazz]
+    assert [m.id for m in mem.memories(user)] == [paris, berlin, jazz]
+    with pytest.raises(InputError):
+        mem.memories(user, superseded="yes")  # type: ignore[arg-type]
+    if backend != "falkordb":
+        return  # the command line below opens the embedded home
+    monkeypatch.setenv("GRAPHMEM_HOME", str(home))
+    monkeypatch.delenv("GRAPHMEM_URI", raising=False)
+    runner = CliRunner()
+    listed = json.loads(runner.invoke(main, ["list", "--user", user, "--superseded", "--json"],
+                                      catch_exceptions=False).output)
+    current = json.loads(runner.invoke(main, ["list", "--user", user, "--current", "--json"],
+                                       catch_exceptions=False).output)
+    assert [m["id"] for m in listed] == [paris] and [m["id"] for m in current] == [berlin, jazz]
 
 
 def test_said_out_of_order_the_later_fact_still_wins(mem, user):

@@ -84,8 +84,10 @@ def _memories_table(rows: list[dict], title: str) -> None:
 @click.option("--after", default=None, metavar="ID", help="The page after this memory id (the last one shown).")
 @click.option("--state", type=click.Choice(STATES), default=None,
               help="Only memories in this lifecycle state (archived: those recall leaves out).")
+@click.option("--superseded/--current", default=None,
+              help="Only memories a newer one superseded (in whole or in part) / only the others.")
 @user_command
-def list_command(ctx, conversation, speaker, entity, since, until, limit, after, state, user, as_json):
+def list_command(ctx, conversation, speaker, entity, since, until, limit, after, state, superseded, user, as_json):
     """List the stored memories, oldest first, a page at a time.
 
     \b
@@ -93,7 +95,8 @@ def list_command(ctx, conversation, speaker, entity, since, until, limit, after,
     """
     mem = open_memory(ctx)
     page = mem.memories(user, conversation=conversation, speaker=speaker, entity=entity, since=parse_time(since, "--since"),
-                        until=parse_time(until, "--until"), limit=limit, after=after, state=state)
+                        until=parse_time(until, "--until"), limit=limit, after=after, state=state,
+                        superseded=superseded)
     rows = [m.to_dict() for m in page]
 
     def render(rows: list[dict]) -> None:
