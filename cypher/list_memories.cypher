@@ -1,10 +1,10 @@
 // list_memories: a page of the user's complete memories, oldest first (then by id), after the
 // memory $after (the last id of the previous page); each filter applies when it is not null:
-// $conversation, $speaker, $since and $until (epoch seconds, until exclusive), $vids (mentioning
-// one of these entities), $state (in this lifecycle state; a memory never maintained is active),
-// $superseded (true: only those a newer memory superseded, in whole or in part; false: only those
-// none did).
-// params: user_id, conversation, speaker, since, until, vids, after, limit, state, superseded
+// $conversation, $speaker, $since and $until (epoch seconds, until exclusive), $state (in this
+// lifecycle state; a memory never maintained is active), $superseded (true: only those a newer
+// memory superseded, in whole or in part, $retired: superseded_memories; false: only those none
+// did). Those that mention an entity: list_memories_mentioning.
+// params: user_id, conversation, speaker, since, until, after, limit, state, superseded, retired
 // mode: read
 OPTIONAL MATCH (c:Memory {user_id: $user_id, uid: $after})
 WITH coalesce(c.observed_at, -1.0) AS after_at
@@ -15,15 +15,9 @@ WHERE m.complete = true
   AND ($since IS NULL OR m.observed_at >= $since)
   AND ($until IS NULL OR m.observed_at < $until)
   AND ($state IS NULL OR coalesce(m.state, 'active') = $state)
+  AND ($superseded IS NULL OR (m.uid IN $retired) = $superseded)
   AND ($after IS NULL OR coalesce(m.observed_at, -1.0) > after_at
        OR (coalesce(m.observed_at, -1.0) = after_at AND m.uid > $after))
-OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity)
-WHERE e.vid IN coalesce($vids, [])
-WITH m, count(e) AS named
-WHERE $vids IS NULL OR named > 0
-OPTIONAL MATCH (m)<-[:SUPERSEDES]-(newer:Memory)
-WITH m, count(newer) AS retired
-WHERE $superseded IS NULL OR (retired > 0) = $superseded
 WITH m
 ORDER BY coalesce(m.observed_at, -1.0), m.uid
 LIMIT $limit

@@ -93,10 +93,14 @@ def memories(store: Store, user: str, *, conversation: str | None = None, speake
     vids = entity_vids(store, user, entity) if entity is not None else None
     if vids == []:
         return []
-    rows = store.run("list_memories", user_id=user, conversation=conversation, speaker=speaker,
-                     since=to_epoch(since) if since else None, until=to_epoch(until) if until else None,
-                     vids=vids, after=after, limit=limit if limit is not None else 2**31 - 1, state=state,
-                     superseded=superseded)
+    # the few superseded ones, read from their links only when asked: a page reads no memory's links
+    retired = [r["uid"] for r in store.run("superseded_memories", user_id=user)] if superseded is not None else []
+    filters = dict(user_id=user, conversation=conversation, speaker=speaker,
+                   since=to_epoch(since) if since else None, until=to_epoch(until) if until else None,
+                   after=after, limit=limit if limit is not None else 2**31 - 1, state=state, superseded=superseded,
+                   retired=retired)
+    rows = store.run("list_memories", **filters) if vids is None else \
+        store.run("list_memories_mentioning", vids=vids, **filters)
     return [_memory(user, row) for row in rows]
 
 

@@ -88,6 +88,7 @@ UNIQUE_ORDER = {
     ("list_conversations", "coalesce(started, -1.0), conversation"),  # the grouping key
     ("list_users", "user"),  # a user's id
     ("list_memories", "coalesce(observed_at, -1.0), id"),  # id is the memory's uid
+    ("list_memories_mentioning", "coalesce(observed_at, -1.0), id"),  # id is the memory's uid
     ("claim_keys", "subject, slot"),  # the grouping key
     ("claim_slots", "subject, slot"),  # the grouping key
 }
