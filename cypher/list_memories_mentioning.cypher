@@ -1,6 +1,6 @@
 // list_memories_mentioning: list_memories for the memories that mention one of the entities
-// $vids, found from the entities (list_memories has no entity filter: reading every memory's
-// mentions to filter them made a page of 10^5 memories forty times slower).
+// $vids, found from the entities (list_memories has no entity filter, so that a page that names
+// no entity reads no memory's mentions).
 // params: user_id, conversation, speaker, since, until, vids, after, limit, state, superseded, retired
 // mode: read
 OPTIONAL MATCH (c:Memory {user_id: $user_id, uid: $after})
