@@ -112,6 +112,18 @@ def test_the_same_thing_named_longer_or_anew_is_still_a_version(mem, user):
     assert _order(mem, user, _ranked(older, newer), "When is my AWS exam?") == [newer, older]
 
 
+def test_the_thing_said_again_as_this_or_with_for_is_still_a_version(mem, user):
+    """"this process" is the question's probate process, not another one ("this" is a word, not a
+    thing named "thi"), and "a monthly budget for groceries" is the grocery budget."""
+    _assert_versions(mem, user, [
+            ("Stephanie explained the probate process, which typically takes 6-9 months in Montserrat.",
+             "Stephanie told me the probate timeline changed: this process now takes 5-7 months in Montserrat.",
+             "How long does the probate process take in Montserrat?"),
+            ("I've agreed with Alexis on a $500 monthly joint budget for groceries starting Sept 1.",
+             "My grocery budget was increased to $550 monthly starting September 15.",
+             "What is the monthly grocery budget?")], versions=True)
+
+
 def test_a_named_value_an_ended_habit_and_a_one_word_question_are_read(mem, user):
     """What changes most in what people tell an assistant: a tool or a place named anew ("we
     migrated our event logs to ClickHouse"), a habit ended ("I gave up intermittent fasting"),

@@ -25,6 +25,7 @@ are one speaker's, and the agent's reply often ranks above what the user said.""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -141,9 +142,11 @@ def _bare(word: str) -> str:
 
 def _said(text: str) -> list[str]:
     """The words of a text (its prose) in order, as `words` keys them, but a possessor stays one
-    ("dad's", and "parents'" as "parent's"), and "I"."""
+    ("dad's", and "parents'" as "parent's"), and "I"; a stop word stays whole ("is" is not "I",
+    "this" no "thi" that names a thing)."""
+    stop = _stop_words()
     said = (w[:-2] + POSSESSOR if w.endswith("s'") else w for w in SAID.findall(text.lower().replace("’", "'")))
-    return [w if w.endswith(POSSESSOR) else w.rstrip("s") for w in said]
+    return [w if w.endswith(POSSESSOR) or w in stop else w.rstrip("s") for w in said]
 
 
 def _contrasted(a: str, b: str, asked: frozenset[str]) -> bool:
@@ -188,10 +191,25 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
                 elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
                     named_other = True  # "my sister's birthday" is not "my birthday"
                 else:
-                    named_other = _bare(before) in asked and another(x) and not _said_longer(other, before, x, word)
+                    named_other = _bare(before) in asked and another(x) and not _said_longer(other, before, x, word) \
+                        and not _said_after(other, before, word)
                 if named_other:
                     return True
     return False
+
+
+def _said_after(said: list[str], before: str, word: str) -> bool:
+    """Whether `said` names "<word> for <before>" or "<word> of <before>": "a monthly budget for
+    groceries" is the grocery budget, whatever else qualifies it."""
+    return any(said[i] == word and said[i + 1] in ("for", "of") and
+               any(_same_word(w, before) for w in said[i + 2:i + 5]) for i in range(len(said) - 2))
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Whether two words of `_said` are one word in two forms ("grocerie" of "groceries" and
+    "grocery"): equal, or all but their last letters shared."""
+    shared = len(os.path.commonprefix([a, b]))
+    return a == b or shared >= 4 and shared >= min(len(a), len(b)) - 1
 
 
 def _said_longer(said: list[str], before: str, x: str, word: str) -> bool:
