@@ -3,7 +3,7 @@
 // (as import_nodes merged it), each relationship merged, so that a retry changes nothing, with
 // every property the export holds. At most one relationship of a type joins two nodes, but for
 // RELATES, one per (label, memory) that stated it, for CLAIMS one per claim of the memory (n),
-// for SUPERSEDES one per (subject, slot). Returns how many rows found both ends.
+// for SUPERSEDES one per (subject, slot) (a link set by hand: subject -1, slot '*'). Returns how many rows found both ends.
 // $rels rows: {type, properties, a: {label, <its key properties>}, b: {label, <its key properties>}}
 // params: user_id, rels
 // mode: write
@@ -44,6 +44,8 @@ FOREACH (_ IN CASE WHEN row.type = 'CLAIMS' THEN [1] ELSE [] END |
   MERGE (a)-[r:CLAIMS {n: row.properties.n}]->(b) SET r += row.properties)
 FOREACH (_ IN CASE WHEN row.type = 'SUPERSEDES' THEN [1] ELSE [] END |
   MERGE (a)-[r:SUPERSEDES {subject: row.properties.subject, slot: row.properties.slot}]->(b) SET r += row.properties)
+FOREACH (_ IN CASE WHEN row.type = 'NOT_SUPERSEDES' THEN [1] ELSE [] END |
+  MERGE (a)-[r:NOT_SUPERSEDES]->(b) SET r += row.properties)
 FOREACH (_ IN CASE WHEN row.type = 'RELATES' THEN [1] ELSE [] END |
   MERGE (a)-[r:RELATES {label: row.properties.label, memory: row.properties.memory}]->(b) SET r += row.properties)
 RETURN count(*) AS relationships

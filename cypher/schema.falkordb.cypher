@@ -38,6 +38,6 @@ CALL db.idx.fulltext.createNodeIndex({label: 'Entity', language: 'english'}, 'na
 // store's first supersession never saw one). Made and deleted at once: nothing stays.
 CREATE (t:GraphmemTypes:Sentence:Graphmem)
 CREATE (t)-[:CLAIMS]->(t), (t)-[:HAS_SENTENCE]->(t), (t)-[:HAS_TERM]->(t), (t)-[:IN_SESSION]->(t),
-       (t)-[:LABEL]->(t), (t)-[:MENTIONS]->(t), (t)-[:NEXT_SAME_LABEL]->(t), (t)-[:PARENT]->(t),
+       (t)-[:LABEL]->(t), (t)-[:MENTIONS]->(t), (t)-[:NEXT_SAME_LABEL]->(t), (t)-[:NOT_SUPERSEDES]->(t), (t)-[:PARENT]->(t),
        (t)-[:RECALLED_FOR]->(t), (t)-[:RELATES]->(t), (t)-[:SUMMARIZES]->(t), (t)-[:SUPERSEDES]->(t), (t)-[:WITNESSED_BY]->(t)
 DETACH DELETE t

@@ -2,7 +2,7 @@
 `mcp` SDK, over stdio (a desktop agent starts it) or streamable HTTP (a long-lived server).
 
 Each tool is one call of `Memory`, so the server adds no idea of its own: remember, recall,
-gaps, list, get, forget, history. The models load once, in the background from the moment the
+gaps, list, get, forget, history, supersede, unsupersede. The models load once, in the background from the moment the
 server starts, so the handshake is not kept waiting and no call after the first pays for them.
 
 Users. A server started for one user (`user=`) serves that user only: a call may leave `user`
@@ -147,8 +147,15 @@ class MemoryTools:
         versions = self.mem.history(id, user=whose)
         if not versions:
             raise InputError(f"no memory {id!r} for user {whose!r}")
-        return {"user": whose, "versions": [{"id": v.uid, "text": v.text, "speaker": v.speaker, "said_at": v.said_at,
-                                             "valid_until": v.valid_until, "current": v.current} for v in versions]}
+        return _versions(whose, versions)
+
+    def supersede(self, newer: str, older: str, user: str | None = None) -> dict[str, Any]:
+        whose = self._whose(user)
+        return _versions(whose, self.mem.supersede(newer, older, user=whose))
+
+    def unsupersede(self, newer: str, older: str, user: str | None = None) -> dict[str, Any]:
+        whose = self._whose(user)
+        return _versions(whose, self.mem.unsupersede(newer, older, user=whose))
 
     def call(self, fn: Callable[..., dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
         """One tool call: one at a time, library errors as the tool's error message."""
@@ -177,6 +184,11 @@ class MemoryTools:
                 lifecycle.flush_accesses(self.mem.store)
             except GraphmemError as exc:  # kept in the buffer for the next flush
                 log.warning("recall accesses not written yet: %s", exc)
+
+
+def _versions(user: str, versions: list) -> dict[str, Any]:
+    return {"user": user, "versions": [{"id": v.uid, "text": v.text, "speaker": v.speaker, "said_at": v.said_at,
+                                        "valid_until": v.valid_until, "current": v.current} for v in versions]}
 
 
 def build(tools: MemoryTools) -> MCPServer:
@@ -218,6 +230,12 @@ def build(tools: MemoryTools) -> MCPServer:
     def history(id: str, user: str | None = None) -> dict[str, Any]:
         return tools.call(tools.history, id=id, user=user)
 
+    def supersede(newer: str, older: str, user: str | None = None) -> dict[str, Any]:
+        return tools.call(tools.supersede, newer=newer, older=older, user=user)
+
+    def unsupersede(newer: str, older: str, user: str | None = None) -> dict[str, Any]:
+        return tools.call(tools.unsupersede, newer=newer, older=older, user=user)
+
     server.add_tool(remember, description=(
         "Store messages in long-term memory, recallable when this returns. `messages`: one string (said by the "
         "user), or chat messages as {role, content} (OpenAI or Anthropic format; `name` is the speaker, `id` "
@@ -250,6 +268,14 @@ def build(tools: MemoryTools) -> MCPServer:
     server.add_tool(history, description=(
         "The versions of the fact a memory states, oldest first: when each was said and until when it held "
         "(superseded by a newer value for the same subject and attribute). " + scope), annotations=read)
+    server.add_tool(supersede, description=(
+        "Record that memory `newer` supersedes memory `older`: the user gave a new value for what the older one "
+        "said (a changed deadline, budget or plan) and memory did not link them. Recall then gives the newer "
+        "first and marks the older 'superseded'. Returns the older one's versions. " + scope), annotations=adds)
+    server.add_tool(unsupersede, description=(
+        "Record that memory `newer` does not supersede memory `older` (both still hold: memory linked them "
+        "wrongly). Memories added later leave it so. Returns the older one's versions. " + scope),
+        annotations=adds)
     return server
 
 

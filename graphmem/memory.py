@@ -195,6 +195,29 @@ class Memory:
         unknown id."""
         return supersession.history(self.store, check_user(user), memory_id)
 
+    def supersede(self, newer: str, older: str, *, user: str) -> list[supersession.Version]:
+        """Say that memory `newer` supersedes memory `older`: it gives a new value for what the
+        older one said, where no claim was read ("the new sprint deadline of April 5" after "a
+        deadline of April 1"). Recall then answers the present with the newer one first and the
+        older below it, marked superseded, as for a link read at write time. The older one's
+        versions, as `history` gives them. Idempotent; `unsupersede` undoes it."""
+        return self._by_hand(newer, older, user, supersede=True)
+
+    def unsupersede(self, newer: str, older: str, *, user: str) -> list[supersession.Version]:
+        """Say that memory `newer` does not supersede memory `older`, though a claim read says so
+        (a link read wrongly): both hold, and later memories leave it so. The older one's
+        versions, as `history` gives them. Idempotent; `supersede` undoes it."""
+        return self._by_hand(newer, older, user, supersede=False)
+
+    def _by_hand(self, newer: str, older: str, user: str, supersede: bool) -> list[supersession.Version]:
+        check_user(user)
+        supersession.check_pair(self.store, user, newer, older)  # before the lease: no user is made for nothing
+        with UserLease(self.store, user) as lease:
+            supersession.by_hand(self.store, user, newer, older, supersede, time.time())
+            if not lease.unfinished:  # what an interrupted writer left stays for the next ingest to finish
+                lease.settle(lease.catalog)
+        return supersession.history(self.store, user, older)
+
     def abstracts(self, user: str) -> list[consolidation.Abstract]:
         """`user`'s abstract memories, oldest first: groups of memories that share an entity
         within a span of time, each summarised by its members' most central sentences

@@ -169,13 +169,21 @@ class Claim(_StoredRel):
 
 class Supersession(_StoredRel):
     """(newer:Memory)-[:SUPERSEDES]->(older:Memory): a new value for the same subject (an entity's
-    vid) and slot, said at `at`; `basis` says what was compared, `confidence` how sure."""
+    vid) and slot, said at `at`; `basis` says what was compared, `confidence` how sure. A link set
+    by hand (`Memory.supersede`) has subject -1 and slot "*", and retires all the older one said."""
 
     subject = IntegerProperty()
     slot = StringProperty()
     at = DateTimeProperty()
     basis = StringProperty()
     confidence = FloatProperty()
+
+
+class KeptApart(_StoredRel):
+    """(newer:Memory)-[:NOT_SUPERSEDES]->(older:Memory): the user said the newer one does not
+    supersede the older (`Memory.unsupersede`), at `at`; settling from the claims respects it."""
+
+    at = DateTimeProperty()
 
 
 class Recalled(_StoredRel):
@@ -260,6 +268,7 @@ class Memory(_StoredNode):
     sentences = RelationshipTo(_HERE + ".Sentence", "HAS_SENTENCE", cardinality=Many)
     supersedes = RelationshipTo(_HERE + ".Memory", "SUPERSEDES", cardinality=Many, model=Supersession)
     superseded_by = RelationshipFrom(_HERE + ".Memory", "SUPERSEDES", cardinality=Many, model=Supersession)
+    kept_apart_from = RelationshipTo(_HERE + ".Memory", "NOT_SUPERSEDES", cardinality=Many, model=KeptApart)
     witnessed = RelationshipFrom(_HERE + ".SimplexNode", "WITNESSED_BY", cardinality=Many)
     abstracts = RelationshipFrom(_HERE + ".Abstract", "SUMMARIZES", cardinality=Many)
     recalled_for = RelationshipTo(_HERE + ".User", "RECALLED_FOR", cardinality=AtMostOne, model=Recalled)

@@ -16,10 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from .errors import InputError
 from .simplex import from_epoch
 from .store import Store
 
 Key = tuple[int, str]  # (subject vid, slot)
+# The slot of a link set by hand (`by_hand`): on no claim's key, so settling from the claims
+# never removes it, and it retires all the older memory said.
+ANY = "*"
 
 
 @dataclass(frozen=True)
@@ -72,27 +76,57 @@ def settle(store: Store, user: str, keys: Iterable[Key]) -> int:
         claim = Claim("", "", row["slot"], tuple(row["qualifiers"] or ()), row["value"] or "",
                       bool(row["positive"]), bool(row["cue"]), bool(row["needs_cue"]))
         groups.setdefault((row["subject"], row["slot"]), []).append((row, claim))
-    edges = [edge for key, claims in groups.items() for edge in chain(key, claims)]
+    uids = sorted({row["uid"] for claims in groups.values() for row, _ in claims})
+    apart = {(r["newer"], r["older"]) for r in store.run("kept_apart", user_id=user, uids=uids)} if uids else set()
+    edges = [edge for key, claims in groups.items() for edge in chain(key, claims, apart)]
     store.run("unsupersede", user_id=user, keys=params)
     return int(store.run("supersede", user_id=user, edges=edges)[0]["edges"] or 0) if edges else 0
 
 
-def chain(key: Key, claims: list[tuple[dict, Claim]]) -> list[dict]:
+def chain(key: Key, claims: list[tuple[dict, Claim]], apart: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset()) -> list[dict]:
     """The supersessions among one key's claims: in the order they were said, each claim retires
     the current claims it conflicts with (`supersedes`) and becomes current itself; a claim that
-    agrees with the current ones joins them (said again, nothing changes)."""
+    agrees with the current ones joins them (said again, nothing changes), and so does one the
+    user kept apart from them (`apart`: (newer uid, older uid) pairs, `by_hand`)."""
     ordered = sorted(claims, key=lambda rc: (rc[0]["at"] is None, rc[0]["at"] or 0.0, rc[0]["position"] or 0,
                                              rc[0]["uid"], rc[0]["n"]))
     current: list[tuple[dict, Claim]] = []
     edges: dict[tuple[str, str], dict] = {}
     for row, claim in ordered:
-        retired = [(r, c) for r, c in current if r["uid"] != row["uid"] and supersedes(claim, c)]
+        retired = [(r, c) for r, c in current if r["uid"] != row["uid"] and (row["uid"], r["uid"]) not in apart
+                   and supersedes(claim, c)]
         for old, _ in retired:
             edges[(row["uid"], old["uid"])] = {"newer": row["uid"], "older": old["uid"], "subject": key[0],
                                                "slot": key[1], "at": row["at"], "basis": key[1],
                                                "confidence": claim.confidence()}
         current = [rc for rc in current if rc not in retired] + [(row, claim)]
     return list(edges.values())
+
+
+def check_pair(store: Store, user: str, newer: str, older: str) -> None:
+    """That `newer` and `older` are two of the user's complete memories, the newer said after the
+    older (or at the same time, later in its conversation), as a link set by hand needs them."""
+    if newer == older:
+        raise InputError(f"memory {newer!r} cannot supersede itself")
+    said = {r["uid"]: (r["at"] if r["at"] is not None else float("inf"), r["position"] or 0)
+            for r in store.run("supersession_pair", user_id=user, uids=[newer, older])}
+    for uid in (newer, older):
+        if uid not in said:
+            raise InputError(f"no memory {uid!r} for user {user!r}")
+    if said[newer] < said[older]:
+        raise InputError(f"memory {newer!r} was said before memory {older!r}: give the newer one first")
+
+
+def by_hand(store: Store, user: str, newer: str, older: str, supersede: bool, now: float) -> None:
+    """Set by hand whether memory `newer` supersedes memory `older` (`supersede`), whatever the
+    claims say: a link read wrongly is undone ("I work for my father" after "I work at Acme"), and
+    one no claim reads is made ("the new sprint deadline of April 5" after "a deadline of April
+    1"). A link made so retires all the older one said; one undone stays undone when later
+    memories settle the claims again. Then the keys both claim are settled again (`settle`), so
+    their claims stand or fall as if the user had said so from the start. Idempotent."""
+    check_pair(store, user, newer, older)
+    store.run("supersede_by_hand" if supersede else "keep_apart", user_id=user, newer=newer, older=older, now=now)
+    settle(store, user, keys_of(store, user, [newer, older]))
 
 
 def keys_of(store: Store, user: str, uids: list[str]) -> list[Key]:
@@ -178,7 +212,7 @@ class Validity:
         if slots is None:
             return sorted({uid for uid, _ in self.ends}) if self.valid_until is not None else []
         wanted = set(slots)
-        return sorted({uid for uid, key in self.ends if slot_of(key) in wanted})
+        return sorted({uid for uid, key in self.ends if slot_of(key) in wanted or slot_of(key) == ANY})
 
     def retired(self, keys: frozenset[str] | None = None) -> float | None:
         """When the last of its claims on `keys` (default: all it claims) got a newer value;
@@ -207,11 +241,16 @@ class Validity:
         return min((s["at"] for s in self.superseded_by if s["at"] is not None), default=None)
 
 
+def _keyed(key: str | None) -> str | None:
+    """A link's `subject|slot` key; None for one set by hand (`ANY`), which retires it all."""
+    return None if not key or slot_of(key) == ANY else key
+
+
 def validity(store: Store, user: str, uids: list[str]) -> dict[str, Validity]:
     """Each given memory's place among its versions (only those with any)."""
     out = {}
     for row in store.run("memory_versions", user_id=user, uids=uids) if uids else []:
-        newer = sorted(({"uid": n[0], "at": n[1], "basis": n[2], "confidence": n[3], "key": n[4]}
+        newer = sorted(({"uid": n[0], "at": n[1], "basis": n[2], "confidence": n[3], "key": _keyed(n[4])}
                         for n in row["newer"] if n), key=lambda s: (s["at"] or 0.0, s["uid"]))
         if newer or row["older"]:
             out[row["uid"]] = Validity(newer, sorted(row["older"]), sorted(map(tuple, row["current"])),
@@ -235,6 +274,7 @@ def history(store: Store, user: str, uid: str) -> list[Version]:
         said = from_epoch(r["at"])
         out.append(Version(r["uid"], r["text"], r["speaker"], said.isoformat() if said else r["session_date"],
                            until.isoformat() if until else None,
-                           [s for s in v.superseded_by if not keys or s["key"] in keys] if v else [],
+                           [s for s in v.superseded_by if not keys or s["key"] in keys or s["key"] is None]
+                           if v else [],
                            v.supersedes if v else []))
     return out

@@ -93,6 +93,7 @@ RELATIONSHIPS: dict[str, tuple[str, str]] = {
     "IN_SESSION": ("Memory", "Session"),
     "CLAIMS": ("Memory", "Entity"),
     "SUPERSEDES": ("Memory", "Memory"),
+    "NOT_SUPERSEDES": ("Memory", "Memory"),
     "RECALLED_FOR": ("Memory", "User"),
 }
 # What a memory held of recall's accesses before they moved to its RECALLED_FOR relationship

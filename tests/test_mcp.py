@@ -24,7 +24,7 @@ from graphmem import Memory, consolidation
 from graphmem.cli import main
 from graphmem.mcp_server import IDLE_SECONDS
 
-TOOLS = {"remember", "recall", "gaps", "list", "get", "forget", "history"}
+TOOLS = {"remember", "recall", "gaps", "list", "get", "forget", "history", "supersede", "unsupersede"}
 GRAPHMEM = [sys.executable, "-c", "from graphmem.cli import main; main()"]
 
 pytestmark = pytest.mark.slow  # each test starts a server that loads the models
@@ -94,6 +94,15 @@ async def every_tool(client: Client) -> None:
     versions = await call(client, "history", user=alice, id=paris["memory_ids"][0])
     assert [(v["text"], v["current"]) for v in versions["versions"]] == [
         ("I live in Paris.", False), ("I moved to Berlin.", True)]
+    # a link set right by hand: Berlin does not supersede Paris (two homes), then it does again
+    kept = await call(client, "unsupersede", user=alice, newer=berlin["memory_ids"][0], older=paris["memory_ids"][0])
+    assert [(v["text"], v["current"]) for v in kept["versions"]] == [("I live in Paris.", True)]
+    assert (await call(client, "list", user=alice, superseded=True))["memories"] == []
+    linked = await call(client, "supersede", user=alice, newer=berlin["memory_ids"][0], older=paris["memory_ids"][0])
+    assert [(v["text"], v["current"]) for v in linked["versions"]] == [
+        ("I live in Paris.", False), ("I moved to Berlin.", True)]
+    assert "said before" in await refused(client, "supersede", user=alice, newer=paris["memory_ids"][0],
+                                          older=berlin["memory_ids"][0])
 
     # one user's ids mean nothing to another
     assert "no memory" in await refused(client, "get", user=alice, id=rome["memory_ids"][0])
@@ -222,4 +231,4 @@ def test_the_readme_client_configuration_starts_the_server(home):
     assert Path(server["command"]).name == "graphmem" and server["args"][0] == "mcp"
     done = subprocess.run([*GRAPHMEM, *server["args"], "--help"], env=server_env(home), capture_output=True,
                           text=True, timeout=60)
-    assert done.returncode == 0 and "remember, recall, gaps, list, get, forget, history" in " ".join(done.stdout.split())
+    assert done.returncode == 0 and "remember, recall, gaps, list, get, forget, history, supersede, unsupersede" in " ".join(done.stdout.split())

@@ -29,20 +29,23 @@ from graphmem import ogm
 ROOT = Path(__file__).resolve().parent.parent
 CHAT = ROOT / "examples" / "chat.txt"
 NODE_CLASSES = [ogm.User, ogm.Memory, ogm.Entity, ogm.Session, ogm.Sentence, ogm.SimplexNode, ogm.Abstract]
-JAN, JUN = datetime(2024, 1, 5, tzinfo=timezone.utc), datetime(2024, 6, 5, tzinfo=timezone.utc)
+JAN, JUN, DEC = (datetime(2024, m, 5, tzinfo=timezone.utc) for m in (1, 6, 12))
 
 
 def populate(mem: Memory) -> str:
     """A user whose memory holds every kind of node and relationship graphmem writes: a transcript,
     a photo's caption, a message with its own id, a fact and its update, a standing instruction,
-    a preference, a question to the other of two speakers, a recall counted and a maintenance pass."""
+    a preference, a question to the other of two speakers, a link undone by hand, a recall counted and a
+    maintenance pass."""
     user = f"ogm-{uuid.uuid4().hex[:12]}"
     mem.ingest(CHAT, user=user)
     mem.ingest([Turn(source_id="photo-1", speaker="Alice", text="Rex loved the park today!", session="park",
                      session_date=datetime(2023, 7, 1), line=1, caption="a puppy running on grass")], user=user)
     mem.add([{"role": "user", "name": "Robin", "content": "I live in Paris.", "id": "robin-1"}],
             user=user, conversation="life", at=JAN)
-    mem.add([("Robin", "I moved to Berlin last month.")], user=user, conversation="life", at=JUN)
+    berlin = mem.add([("Robin", "I moved to Berlin last month.")], user=user, conversation="life", at=JUN).memory_ids[0]
+    lisbon = mem.add([("Robin", "I moved to Lisbon.")], user=user, conversation="life", at=DEC).memory_ids[0]
+    mem.unsupersede(lisbon, berlin, user=user)  # a second home, said by hand
     mem.add([("Sam", "Do you like Berlin?"), ("Robin", "I do.")], user=user, conversation="visit", at=JUN)
     mem.add("Always answer in metric units when I ask about distances.", user=user, conversation="rules", at=JUN)
     mem.add("I prefer trains to planes for short trips.", user=user, conversation="rules", at=JUN)

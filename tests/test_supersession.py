@@ -163,6 +163,75 @@ def test_the_superseded_memories_are_listed_apart(mem, user, backend, home, monk
     assert [m["id"] for m in listed] == [paris] and [m["id"] for m in current] == [berlin, jazz]
 
 
+def test_a_link_read_wrongly_is_undone_by_hand_and_stays_undone(mem, user, backend, home, monkeypatch):
+    """Two homes, not a move: the user says Berlin does not supersede Paris. Both then hold,
+    a later claim about the same thing still retires both, and saying it again changes nothing."""
+    paris = _say(mem, user, "I live in Paris.", JAN)
+    berlin = _say(mem, user, "I moved to Berlin.", JUN)
+    assert _supersedes(mem, user, berlin, paris)
+    versions = mem.unsupersede(berlin, paris, user=user)
+    assert [(v.uid, v.valid_until) for v in versions] == [(paris, None)]
+    assert mem.unsupersede(berlin, paris, user=user) == versions  # idempotent
+    assert mem.memories(user, superseded=True) == []
+    got = mem.recall("Where do I live?", user=user, asker="Robin")
+    assert all(m.valid_until is None for m in got.memories) and "superseded" not in got.context()
+    lisbon = _say(mem, user, "I moved to Lisbon.", DEC)  # settles the residence again: the exception holds
+    assert not _supersedes(mem, user, berlin, paris)
+    assert _supersedes(mem, user, lisbon, paris) and _supersedes(mem, user, lisbon, berlin)
+    mem.supersede(berlin, paris, user=user)  # said the other way again: the claims' link is back
+    assert [(v.uid, (v.valid_until or "")[:10]) for v in mem.history(paris, user=user)] == \
+        [(paris, "2024-06-05"), (berlin, "2024-12-05"), (lisbon, "")]
+    if backend != "falkordb":
+        return  # the command line below opens the embedded home
+    monkeypatch.setenv("GRAPHMEM_HOME", str(home))
+    monkeypatch.delenv("GRAPHMEM_URI", raising=False)
+    done = CliRunner().invoke(main, ["unsupersede", berlin, paris, "--user", user, "--json"], catch_exceptions=False)
+    shown = json.loads(done.output)  # Berlin is there as Lisbon's other older version, superseding nothing
+    assert done.exit_code == 0 and [(v["uid"], v["supersedes"]) for v in shown][:2] == [(paris, []), (berlin, [])]
+    wrong = CliRunner().invoke(main, ["supersede", paris, berlin, "--user", user])
+    assert wrong.exit_code == 1 and wrong.output == \
+        f"Error: memory {paris!r} was said before memory {berlin!r}: give the newer one first\n"
+
+
+def test_a_change_no_claim_read_is_linked_by_hand(mem, user):
+    """A deadline moved, said in words no claim reads: the user (or their agent) links the two,
+    and recall answers the present with the new deadline, the old one marked superseded, as for a
+    link read at write time; a later memory settling its own claims leaves the link, and
+    forgetting the newer memory leaves the older one current."""
+    old = _say(mem, user, "I'm planning my portfolio website and the deadline for the first sprint is April 1, 2024.",
+               JAN, "user")
+    new = _say(mem, user, "I'm updating my portfolio website timeline: the new first sprint deadline is April 5, 2024.",
+               JUN, "user")
+    assert not _supersedes(mem, user, new, old)
+    versions = mem.supersede(new, old, user=user)
+    assert [(v.uid, (v.valid_until or "")[:10]) for v in versions] == [(old, "2024-06-05"), (new, "")]
+    assert versions[0].superseded_by[0]["basis"] == "by hand" and versions[0].superseded_by[0]["key"] is None
+    assert mem.supersede(new, old, user=user) == versions  # idempotent
+    _say(mem, user, "I live in Paris.", DEC, "user")
+    _say(mem, user, "I moved to Berlin.", DEC.replace(day=20), "user")
+    got = mem.recall("What is the deadline for the first sprint of my portfolio website?", user=user, k=3)
+    assert [m.uid for m in got.memories[:2]] == [new, old]
+    assert got.context().splitlines()[1].endswith("(superseded 2024-06-05)")
+    assert [m.id for m in mem.memories(user, superseded=True)][0] == old
+    mem.forget(user, memories=[new])
+    assert [(v.uid, v.valid_until) for v in mem.history(old, user=user)] == [(old, None)]
+
+
+def test_a_link_set_by_hand_names_two_memories_of_the_user_in_the_order_said(mem, user):
+    old = _say(mem, user, "I live in Paris.", JAN)
+    new = _say(mem, user, "I moved to Berlin.", JUN)
+    for newer, older, message in [(old, new, "was said before"), (new, new, "cannot supersede itself"),
+                                  ("no-such-memory", old, "no memory 'no-such-memory'")]:
+        for set_by_hand in (mem.supersede, mem.unsupersede):
+            with pytest.raises(InputError, match=message):
+                set_by_hand(newer, older, user=user)
+    stranger = f"{user}-stranger"
+    with pytest.raises(InputError, match="no memory"):
+        mem.supersede(new, old, user=stranger)
+    assert stranger not in [u["user"] for u in mem.users()]  # refused before anything was written
+    assert _supersedes(mem, user, new, old)
+
+
 def test_said_out_of_order_the_later_fact_still_wins(mem, user):
     """A transcript of June ingested before one of January: supersession follows when each
     was said, not when it was ingested."""

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import uuid
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -179,6 +180,27 @@ def test_an_export_from_before_two_verbs_were_one_action_imports_with_the_revoca
     mem.import_(older, user=copy)
     [revocation] = [m for m in mem.memories(copy) if m.text.startswith("You can stop")]
     assert [v.text[:11] for v in mem.history(revocation.id, user=copy)] == ["Always incl", "You can sto"]
+
+
+def test_links_set_by_hand_travel_and_hold_after_the_import(source, target, tmp_path):
+    """A link made by hand and one undone by hand are exported, and the import's settling of the
+    claims leaves both as they were."""
+    mem, _ = source
+    user = f"by-hand-{uuid.uuid4().hex[:8]}"
+    paris, berlin, old, new = (mem.add(text, user=user, at=datetime(2024, month, 5)).memory_ids[0] for text, month in [
+        ("I live in Paris.", 1), ("I moved to Berlin.", 2),
+        ("I'm planning my portfolio website and the deadline for the first sprint is April 1, 2024.", 3),
+        ("I'm updating my portfolio website timeline: the new first sprint deadline is April 5, 2024.", 4)])
+    mem.unsupersede(berlin, paris, user=user)
+    mem.supersede(new, old, user=user)
+    path = tmp_path / "by-hand.jsonl"
+    mem.export(user, path)
+    target.import_(path)
+    for uid in (paris, old):
+        assert target.history(uid, user=user) == mem.history(uid, user=user)
+    assert [v.current for v in target.history(paris, user=user)] == [True]
+    assert [v.current for v in target.history(old, user=user)] == [False, True]
+    assert dump(target, user) == dump(mem, user)
 
 
 def test_an_export_derives_what_added_messages_left_waiting_first(source, tmp_path):

@@ -21,7 +21,8 @@ from .common import friendly_errors, open_memory, uri_option
 @click.pass_context
 @friendly_errors
 def mcp_command(ctx, user, transport, host, port, path, token):
-    """Serve memory over MCP: tools remember, recall, gaps, list, get, forget, history.
+    """Serve memory over MCP: tools remember, recall, gaps, list, get, forget, history, supersede,
+    unsupersede.
 
     The models load once, when the server starts. Over stdio nothing but the protocol is
     written to stdout.

@@ -1,5 +1,6 @@
-"""`graphmem add`, `list`, `show`, `conversations`, `users` and `forget`: writing as an agent
-does, reading what is stored, and forgetting; each one library call."""
+"""`graphmem add`, `list`, `show`, `history`, `supersede`, `unsupersede`, `conversations`, `users`
+and `forget`: writing as an agent does, reading what is stored, setting right what superseded
+what, and forgetting; each one library call."""
 
 from __future__ import annotations
 
@@ -209,6 +210,39 @@ def history_command(ctx, memory_id, user, as_json):
     versions = mem.history(memory_id, user=user)
     if not versions:
         raise click.ClickException(f"no memory {memory_id!r} for user {user!r}")
+    _emit_versions(versions, as_json)
+
+
+@click.command("supersede")
+@click.argument("newer")
+@click.argument("older")
+@user_command(reads=True)
+def supersede_command(ctx, newer, older, user, as_json):
+    """Say that memory NEWER supersedes memory OLDER: a new value for what the older one said,
+    where none was read. Recall then gives the newer one first and marks the older superseded.
+    Shows the older one's versions.
+
+    \b
+    Example:  graphmem supersede 9c1e... 41ab... --user sam
+    """
+    _emit_versions(open_memory(ctx).supersede(newer, older, user=user), as_json)
+
+
+@click.command("unsupersede")
+@click.argument("newer")
+@click.argument("older")
+@user_command(reads=True)
+def unsupersede_command(ctx, newer, older, user, as_json):
+    """Say that memory NEWER does not supersede memory OLDER (a link read wrongly): both hold,
+    and memories added later leave it so. Shows the older one's versions.
+
+    \b
+    Example:  graphmem unsupersede 9c1e... 41ab... --user sam
+    """
+    _emit_versions(open_memory(ctx).unsupersede(newer, older, user=user), as_json)
+
+
+def _emit_versions(versions: list, as_json: bool) -> None:
     rows = [{**asdict(v), "current": v.current} for v in versions]
 
     def render(rows: list[dict]) -> None:
@@ -225,5 +259,5 @@ def history_command(ctx, memory_id, user, as_json):
     emit(rows, as_json, render)
 
 
-COMMANDS = [add_command, list_command, show_command, history_command, conversations_command, users_command,
-            forget_command]
+COMMANDS = [add_command, list_command, show_command, history_command, supersede_command, unsupersede_command,
+            conversations_command, users_command, forget_command]
