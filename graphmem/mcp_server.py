@@ -87,8 +87,10 @@ class MemoryTools:
         self._models()
         summary = self.mem.add(messages, user=whose, conversation=conversation, at=moment)
         self._waiting.add(whose)
+        superseded = [{**pair, "text": found.text if (found := self.mem.get(pair["id"], user=whose)) else None}
+                      for pair in summary.superseded]
         return {"user": whose, "added": summary.memories_added, "memory_ids": summary.memory_ids,
-                "supersessions": summary.supersessions}
+                "supersessions": summary.supersessions, "superseded": superseded}
 
     def recall(self, question: str, user: str | None = None, k: int = 10, token_budget: int | None = None,
                as_speaker: str | None = None, include_archived: bool = False) -> dict[str, Any]:
@@ -240,7 +242,8 @@ def build(tools: MemoryTools) -> MCPServer:
         "Store messages in long-term memory, recallable when this returns. `messages`: one string (said by the "
         "user), or chat messages as {role, content} (OpenAI or Anthropic format; `name` is the speaker, `id` "
         "and a time are kept). Messages already stored (same id, else same text) are not added twice. "
-        "`conversation` groups them; `at`: ISO time of messages that carry none (default now). " + scope),
+        "`conversation` groups them; `at`: ISO time of messages that carry none (default now). `superseded` "
+        "names the older memories they superseded ({id, text, by}): `unsupersede` one that still holds. " + scope),
         annotations=adds)
     server.add_tool(recall, description=(
         "The memories worth putting in context for `question`, best first: `context` (one line each, to paste "

@@ -105,13 +105,16 @@ class Memory:
         results too unless `keep_tool_results`). New messages continue `conversation`; messages
         it already holds (by their `id`, else by what they say) are not added twice, so a retry
         or the whole history passed again changes nothing. `at`: the time of messages that carry
-        none (default: now)."""
+        none (default: now). The summary's `superseded` names the older memories they superseded
+        (`{"id": older, "by": newer}`), for the agent to check (`unsupersede` undoes one)."""
         keep = self.settings.keep_tool_results if keep_tool_results is None else keep_tool_results
         turns = to_turns(messages, keep_tool_results=keep, at=at or datetime.now(timezone.utc), source="messages")
         if not turns:
             return IngestSummary(check_user(user))
         self._added.add(check_user(user))  # consolidation may wait: done at close at the latest
-        return self._purged(ingest(self.store, self.models, turns, user=user, conversation=conversation, whole=False))
+        summary = self._purged(ingest(self.store, self.models, turns, user=user, conversation=conversation, whole=False))
+        summary.superseded = supersession.superseded_by(self.store, user, summary.memory_ids)
+        return summary
 
     def memories(self, user: str, *, conversation: str | None = None, speaker: str | None = None,
                  since: datetime | None = None, until: datetime | None = None, entity: str | None = None,

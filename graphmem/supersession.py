@@ -258,6 +258,13 @@ def validity(store: Store, user: str, uids: list[str]) -> dict[str, Validity]:
     return out
 
 
+def superseded_by(store: Store, user: str, uids: list[str]) -> list[dict[str, str]]:
+    """The older memories the given ones supersede: `{"id": older, "by": newer}`, the newer ones
+    in the order given (the older ones of each by id)."""
+    known = validity(store, user, list(dict.fromkeys(uids)))
+    return [{"id": older, "by": uid} for uid in dict.fromkeys(uids) if uid in known for older in known[uid].supersedes]
+
+
 def history(store: Store, user: str, uid: str) -> list[Version]:
     """The versions of what memory `uid` said, oldest first: it and every memory linked to it by
     supersession on what it claims, each with when it was said and until when it held (what

@@ -62,7 +62,9 @@ async def every_tool(client: Client) -> None:
                                   {"role": "assistant", "content": "Berlin is lovely in summer."}])
     rome = await call(client, "remember", user=bob, messages="I live in Rome.", at="2024-03-01")
     assert (paris["added"], berlin["added"], rome["added"]) == (1, 2, 1)
-    assert berlin["supersessions"] == 1
+    assert berlin["supersessions"] == 1 and berlin["superseded"] == [
+        {"id": paris["memory_ids"][0], "text": "I live in Paris.", "by": berlin["memory_ids"][0]}]
+    assert paris["superseded"] == []
     again = await call(client, "remember", user=alice, messages="I live in Paris.", at="2024-01-05")
     assert again["added"] == 0  # a retry changes nothing
 

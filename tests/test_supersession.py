@@ -167,7 +167,9 @@ def test_a_link_read_wrongly_is_undone_by_hand_and_stays_undone(mem, user, backe
     """Two homes, not a move: the user says Berlin does not supersede Paris. Both then hold,
     a later claim about the same thing still retires both, and saying it again changes nothing."""
     paris = _say(mem, user, "I live in Paris.", JAN)
-    berlin = _say(mem, user, "I moved to Berlin.", JUN)
+    added = mem.add([("Robin", "I moved to Berlin.")], user=user, at=JUN)
+    berlin = added.memory_ids[0]
+    assert added.superseded == [{"id": paris, "by": berlin}]  # what the agent is told, to check
     assert _supersedes(mem, user, berlin, paris)
     versions = mem.unsupersede(berlin, paris, user=user)
     assert [(v.uid, v.valid_until) for v in versions] == [(paris, None)]

@@ -58,7 +58,8 @@ def add_command(ctx, text, speaker, messages_file, conversation, at, user, as_js
         where = f"message {exc.line}: " if exc.line else ""
         raise click.ClickException(f"{name}: {where}{exc.detail}") from None
     emit(summary.to_dict(), as_json, lambda d: console.print(
-        f"added {d['memories_added']} of {d['turns']} messages to {user}'s conversation {conversation!r}"))
+        f"added {d['memories_added']} of {d['turns']} messages to {user}'s conversation {conversation!r}"
+        + "".join(f"\n{pair['by']} supersedes {pair['id']}" for pair in d["superseded"])))
 
 
 def _memories_table(rows: list[dict], title: str) -> None:

@@ -35,6 +35,8 @@ class IngestSummary:
     stages: dict[str, float] = field(default_factory=dict)
     conversations: list[str] = field(default_factory=list)  # the conversations written to
     memory_ids: list[str] = field(default_factory=list)  # each turn's memory, in the order given
+    # of `Memory.add`: the older memories these superseded, {"id": older, "by": newer}, to review
+    superseded: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def turns_per_second(self) -> float:
