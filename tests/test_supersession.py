@@ -298,6 +298,7 @@ MORE_UPDATES = [
     ("Our investor demo is on the 22nd.", "investor demo got moved up to the 18th, can you help me replan the week"),
     ("My manager Priya is very hands-off.", "Priya left the company and my new manager Tom wants daily check-ins."),
     ("I use Redux for state management.", "We ditched Redux for Zustand."),
+    ("We have a $3,000 budget for the office move.", "The office move budget got raised to $4,500, can you redo the plan?"),
     ("Our office in Leeds has 40 people.", "Our office in Leeds has grown to 55 people."),  # qualified alike
     # the parse hangs "at Microsoft" on the verb, not on the job
     ("I work at Google.", "I started a new job at Microsoft in March."),
@@ -336,6 +337,8 @@ MORE_UNRELATED = [
      "I have two triangles with sides 6, 8, 10 cm and 9, 12, 15 cm, are they similar?"),
     ("I'm 41 and live in Porto.", "I'm worried about rent in Lisbon, which I found to be around $1,300 a month."),
     ("I work for Acme Corp.", "I've been working on this prototype for a while."),
+    # an amount said of a thing is that thing's value: another thing's amount retires nothing
+    ("We have a $3,000 budget for the office move.", "We have a $500 budget for the team party, what can we do?"),
 ]
 
 
@@ -386,6 +389,14 @@ def test_working_for_someone_is_a_job_and_for_a_while_is_not(nlp):
     assert [(c.slot, c.value) for c in _claims(nlp, "I've been working for Acme for a while.")] == [("employer", "acme")]
     assert not _claims(nlp, "I've been working on this prototype for a while.")
     assert not _claims(nlp, "I prefer working with a patent attorney for my new invention.")
+
+
+def test_an_amount_said_of_a_thing_is_its_value_and_a_unit_is_counted(nlp):
+    """"a $20k budget" is one budget of $20k, not one budget; "80 kilos" counts kilos."""
+    assert [(c.slot, c.qualifiers, c.value) for c in _claims(nlp, "We have a $20k budget for the redesign.")] \
+        == [("state:budget", ("redesign",), "$ 20k")]
+    assert [(c.slot, c.value) for c in _claims(nlp, "I have two cats.")] == [("count:have:cat", "2")]
+    assert [c.value for c in _claims(nlp, "I weigh 80 kilos.")] == ["80"]
 
 
 def test_relatives_are_not_merged_into_one_person(mem, user):

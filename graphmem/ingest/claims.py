@@ -617,6 +617,13 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
     # counts: "I have two cats", "I sleep six hours a night", "I weigh 80 kilos"
     verb_key = HAVING.get(lemma, lemma)
     for obj in objects:
+        measure = _measure(obj)
+        if measure and lemma in HAVING and obj.dep_ == "dobj" and obj.pos_ == "NOUN":  # "we have a $20k budget"
+            head, quals = _thing(obj)
+            said = {_stem(t.lemma_.lower()) for t in measure}
+            yield who, NOUN_SLOTS.get(head, f"state:{head}"), tuple(q for q in quals if q not in said), \
+                " ".join(_number(t.lower_) if t.like_num else t.lemma_.lower() for t in measure), not negated
+            continue
         count = _count(obj)
         if count is not None and obj.dep_ in ("dobj", "npadvmod", "attr") and verb_key in COUNTING \
                 and obj.pos_ == "NOUN" and not _given(obj):
@@ -830,14 +837,26 @@ def _phrase(token: "Token") -> list["Token"]:
 
 def _count(token: "Token") -> str | None:
     """The number a noun phrase counts ("two cats" -> 2, "a dog" -> 1), or None."""
-    if token.ent_type_ == "DATE":
-        return None  # "March 15" counts no March
+    if token.ent_type_ == "DATE" or _measure(token):
+        return None  # "March 15" counts no March, "a $20k budget" is one budget of $20k
     for child in token.children:
         if child.dep_ == "nummod" and child.like_num:
             return _number(child.lower_)
         if child.dep_ == "det" and child.lower_ in ("a", "an"):
             return "1"
     return None
+
+
+MEASURES = ("MONEY", "PERCENT", "QUANTITY")
+
+
+def _measure(noun: "Token") -> list["Token"]:
+    """The amount a thing is said to be, before it ("a $20k budget", "a 95% target"): the words
+    of a money, percent or quantity in its phrase, else none; "80 kilos" counts kilos (the noun
+    is the amount's unit)."""
+    if noun.ent_type_ in MEASURES:
+        return []
+    return [t for t in noun.subtree if t.i < noun.i and (t.ent_type_ in MEASURES or t.tag_ == "$")]
 
 
 def _given(noun: "Token") -> bool:
