@@ -2,8 +2,9 @@
 `mcp` SDK, over stdio (a desktop agent starts it) or streamable HTTP (a long-lived server).
 
 Each tool is one call of `Memory`, so the server adds no idea of its own: remember, recall,
-gaps, list, get, forget, history, supersede, unsupersede. The models load once, in the background from the moment the
-server starts, so the handshake is not kept waiting and no call after the first pays for them.
+gaps, list, get, forget, history, supersede, unsupersede. The models load once, in the
+background from the moment the server starts, so the handshake is not kept waiting and no call
+after the first pays for them.
 
 Users. A server started for one user (`user=`) serves that user only: a call may leave `user`
 out, and naming another is refused. A server started without one serves any user the client

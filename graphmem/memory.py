@@ -112,7 +112,8 @@ class Memory:
         if not turns:
             return IngestSummary(check_user(user))
         self._added.add(check_user(user))  # consolidation may wait: done at close at the latest
-        summary = self._purged(ingest(self.store, self.models, turns, user=user, conversation=conversation, whole=False))
+        summary = self._purged(ingest(self.store, self.models, turns, user=user, conversation=conversation,
+                                      whole=False))
         summary.superseded = supersession.superseded_by(self.store, user, summary.memory_ids)
         return summary
 

@@ -14,7 +14,7 @@ version first, the older below it, marked) and the past when asked (graphmem/rec
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import AbstractSet, Callable, Iterable
 
 from .errors import InputError
 from .simplex import from_epoch
@@ -83,7 +83,8 @@ def settle(store: Store, user: str, keys: Iterable[Key]) -> int:
     return int(store.run("supersede", user_id=user, edges=edges)[0]["edges"] or 0) if edges else 0
 
 
-def chain(key: Key, claims: list[tuple[dict, Claim]], apart: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset()) -> list[dict]:
+def chain(key: Key, claims: list[tuple[dict, Claim]],
+          apart: AbstractSet[tuple[str, str]] = frozenset()) -> list[dict]:
     """The supersessions among one key's claims: in the order they were said, each claim retires
     the current claims it conflicts with (`supersedes`) and becomes current itself; a claim that
     agrees with the current ones joins them (said again, nothing changes), and so does one the
