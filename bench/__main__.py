@@ -44,11 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     be.add_argument("--home", metavar="DIR",
                     help="embedded database directory, kept (default: a fresh temporary one); a later run on it only asks")
     connection_options(be)
-    fi = commands.add_parser("fit", help="fit the recall ranker on LoCoMo and BEAM together, measured held out")
+    fi = commands.add_parser("fit", help="fit the recall rankers on LoCoMo and BEAM, measured held out")
     fi.add_argument("--locomo", nargs="+", default=[], metavar="FILE", help="LoCoMo conversation files")
     fi.add_argument("--beam", nargs="+", default=[], metavar="PATH", help="BEAM conversation folders")
     fi.add_argument("--home", metavar="DIR", help="embedded database directory, kept; a later run on it only asks")
-    fi.add_argument("--out", metavar="RANKER", help="write the ranker fit on every conversation here")
+    fi.add_argument("--out", metavar="RANKER", help="write here a ranker per kind of conversation, fit on all of that kind")
     fi.add_argument("--json", dest="json_out", metavar="OUT", help="write the figures here")
     args = parser.parse_args(argv)
     if args.command == "perf":

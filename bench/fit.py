@@ -1,15 +1,17 @@
-"""Fit the recall ranker on LoCoMo and BEAM together, and measure it on conversations it did not see.
+"""Fit the recall ranker on LoCoMo and BEAM, and measure it on conversations it did not see.
 
     python -m bench fit --locomo FILE... --beam PATH... [--home DIR] [--out ranker.json] [--json OUT]
 
 Every conversation of both sets is ingested (into DIR when given: a later run finds it there and
 only asks), every scored question asked with `mem.recall(..., keep_candidates=True)` (BEAM's as
 `bench beam` asks them), and its candidates labelled with its evidence. Then, leaving out one
-conversation at a time, a ranker fit on every other conversation of both sets orders the left-out
-conversation's candidates; Recall@k and All@k of those held-out orders, per set and per category,
-are printed next to the packaged ranker's on the same candidates (in sample for the conversations
-it was fit on). `--out` writes the ranker fit on all of them (`GRAPHMEM_RECALL_RANKER=OUT`, or
-copy it over graphmem/recall/ranker.json to package it). A ranker kept must not lose on either set."""
+conversation at a time, rankers fit on the other conversations order the left-out conversation's
+candidates: one fit on every other conversation of both sets, and one fit on those of its own
+kind (`graphmem.recall.ranker.conversation_kind`: LoCoMo's are among people, BEAM's between a
+user and an agent), as recall ranks them. Recall@k and All@k of those held-out orders, per set and
+per category, are printed next to the packaged rankers' on the same candidates (in sample for the
+conversations they were fit on). `--out` writes a ranker per kind fit on all of them
+(`GRAPHMEM_RECALL_RANKER=OUT`). A ranker kept must not lose on either set."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from graphmem import Memory, Settings
-from graphmem.recall.ranker import Example, fit, held_out_rankings, load_ranker
+from graphmem.recall.ranker import Example, Ranker, fit, held_out_rankings, load_ranker
 
 from . import beam, locomo
 from .locomo_run import check_dependencies
@@ -85,6 +87,11 @@ def scores(asked: Asked, order: Sequence[str]) -> dict[str, float]:
     return out
 
 
+def _order(example: Example, ranker: Ranker | None) -> list[str]:
+    assert ranker is not None
+    return [example.candidates.uids[j] for j in np.argsort(-ranker.scores(example.candidates), kind="stable")]
+
+
 def table(rows: list[Asked], orders: dict[str, list[list[str]]], console: Console) -> dict:
     """Per dataset and category, each ranking's mean Recall@10 and All@10."""
     figures: dict = {}
@@ -115,24 +122,27 @@ def run(locomo_paths: Sequence[str | Path], beam_paths: Sequence[str | Path], *,
     with tempfile.TemporaryDirectory(prefix="graphmem-fit-") as tmp:
         with Memory(settings=Settings.from_env(home=Path(home or tmp))) as mem:
             rows = collect(mem, locomo_paths, beam_paths, console)
-            packaged = load_ranker("default")
-            assert packaged is not None
     examples = [a.example for a in rows]
+    packaged = [load_ranker("default", e.candidates.kind) for e in examples]
     orders = {
-        "packaged ranker": [[e.candidates.uids[j] for j in np.argsort(-packaged.scores(e.candidates), kind="stable")]
-                            for e in examples],
-        "fit without the conversation": held_out_rankings(examples),
+        "packaged rankers": [_order(e, r) for e, r in zip(examples, packaged)],
+        "fit on both sets, without the conversation": held_out_rankings(examples),
+        "fit on its kind, without the conversation": held_out_rankings(examples, by_kind=True),
     }
     figures = table(rows, orders, console)
     if out:
-        groups = sorted({e.group for e in examples})
-        about = {"fit_on": f"{sum(a.dataset == 'LoCoMo' for a in rows)} LoCoMo and "
-                           f"{sum(a.dataset == 'BEAM' for a in rows)} BEAM questions, {len(groups)} conversations",
-                 "date": date.today().isoformat(),
-                 "held_out": {d: figures[d]["overall"]["fit without the conversation"] for d in figures}}
-        ranker = fit(examples, about)
-        Path(out).write_text(json.dumps(ranker.to_dict(), indent=2) + "\n")
-        console.print(f"ranker fit on {len(examples)} questions written to {out}")
+        rankers = {}
+        for kind in sorted({e.candidates.kind for e in examples}):
+            mine = [i for i, e in enumerate(examples) if e.candidates.kind == kind]
+            sets = sorted({rows[i].dataset for i in mine})
+            about = {"fit_on": f"{len(mine)} questions of {len({examples[i].group for i in mine})} conversations "
+                               f"({', '.join(sets)})",
+                     "method": "logistic regression of 'is evidence' on each question's candidates (scikit-learn, C=1)",
+                     "date": date.today().isoformat(),
+                     "held_out": {d: figures[d]["overall"]["fit on its kind, without the conversation"] for d in sets}}
+            rankers[kind] = fit([examples[i] for i in mine], about).to_dict()
+        Path(out).write_text(json.dumps(rankers, indent=2) + "\n")
+        console.print(f"rankers for {', '.join(rankers)} conversations, fit on {len(examples)} questions, written to {out}")
     if json_out:
         Path(json_out).write_text(json.dumps(figures, indent=2))
     return figures

@@ -13,8 +13,8 @@ from graphmem import Settings
 from graphmem.cli import main
 from graphmem.errors import ConfigError
 from graphmem.recall import CHANNELS
-from graphmem.recall.ranker import (Candidates, Example, Ranker, Said, candidate_features, feature_names, fit,
-                                    held_out_rankings, load_ranker, reason_of)
+from graphmem.recall.ranker import (AGENT, PEOPLE, Candidates, Example, Ranker, Said, candidate_features,
+                                    conversation_kind, feature_names, fit, held_out_rankings, load_ranker, reason_of)
 
 from test_evaluation import CONVERSATION
 from test_recall import memory_user  # noqa: F401  (a fixture, used by name)
@@ -107,6 +107,43 @@ def test_the_packaged_ranker_scores_recall_features():
     assert ranker.about.get("fit_on") and load_ranker("off") is None
 
 
+def test_a_conversation_with_an_agent_has_weights_of_its_own(tmp_path):
+    assert conversation_kind(["user", "assistant", "user", "Alice"]) == AGENT
+    assert conversation_kind(["Alice", "Bob", "user"]) == conversation_kind([]) == PEOPLE
+    people, agent = load_ranker("default", PEOPLE), load_ranker("default", AGENT)
+    assert list(agent.names) == list(people.names) == feature_names(CHANNELS)
+    assert "BEAM" in agent.about["fit_on"] and "LoCoMo" in people.about["fit_on"]
+    assert not np.allclose(agent.coefficients, people.coefficients)
+    # a file of rankers by kind: a kind it leaves out is ranked by the packaged one
+    mine = Ranker(tuple(people.names), np.ones(len(people.names)), 0.5, {"fit_on": "mine"})
+    by_kind = tmp_path / "kinds.json"
+    by_kind.write_text(json.dumps({AGENT: mine.to_dict()}))
+    assert load_ranker(str(by_kind), AGENT).about == {"fit_on": "mine"}
+    assert load_ranker(str(by_kind), PEOPLE) is people
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(mine.to_dict()))
+    assert load_ranker(str(one), PEOPLE).about == load_ranker(str(one), AGENT).about == {"fit_on": "mine"}
+    with pytest.raises(ValueError, match="robots"):
+        load_ranker("default", "robots")
+
+
+def test_recall_ranks_a_chat_with_the_agent_weights(mem):
+    user = "ranker-kind"
+    mem.add([{"role": "user", "content": "I adopted a puppy named Rex from the shelter in Lisbon."},
+             {"role": "assistant", "content": "Congratulations on adopting Rex! Puppies need patience and routine."},
+             {"role": "user", "content": "My daughter Emma plays the violin every evening."},
+             {"role": "assistant", "content": "Daily violin practice is a great habit for Emma."}], user=user)
+    got = mem.recall("Where did I adopt my puppy?", user=user, k=4, keep_candidates=True)
+    assert got.candidates.kind == AGENT
+    agent = load_ranker("default", AGENT).scores(got.candidates)
+    people = load_ranker("default", PEOPLE).scores(got.candidates)
+    assert got.memories[0].score == pytest.approx(agent.max(), abs=1e-3) != pytest.approx(people.max(), abs=1e-3)
+    # a question on what the agent said is ranked as among people, and brings the replies
+    said = mem.recall("What did you say about my puppy?", user=user, k=4, keep_candidates=True)
+    people = load_ranker("default", PEOPLE).scores(said.candidates)
+    assert said.candidates.kind == AGENT and said.memories[0].score == pytest.approx(people.max(), abs=1e-3)
+
+
 def test_a_bad_ranker_file_is_named(tmp_path):
     broken = tmp_path / "r.json"
     broken.write_text('{"features": ["x"],\n "coefficients": [1, 2}')
@@ -123,6 +160,7 @@ def test_a_bad_ranker_file_is_named(tmp_path):
 def test_recall_explains_the_ranking_and_can_do_without(memory_user):  # noqa: F811
     mem, user = memory_user
     ranked = mem.recall("Where did Alice adopt Rex?", user=user, k=5, keep_candidates=True)
+    assert ranked.candidates.kind == PEOPLE
     assert ranked.memories[0].why and all(v > 0 for v in ranked.memories[0].why.values())
     assert ranked.candidates.names == feature_names(CHANNELS) and len(ranked.candidates.uids) >= 5
     scores = [m.score for m in ranked.memories]

@@ -21,6 +21,7 @@ from .turns import Turn, _naive_utc, _parse_date, check_storable, split_long_tur
 # The speaker of a user's message that names none (and of one string added as is): recall takes a
 # first-person question to a memory holding such messages as asked by it (recall/analysis.py).
 USER_ROLE = "user"
+AGENT_ROLE = "assistant"  # the speaker of an agent's reply that names none
 PROMPT_ROLES = frozenset({"system", "developer"})  # instructions to the model, not things said
 TOOL_ROLES = frozenset({"tool", "function", "ipython"})  # a tool's result (OpenAI, legacy, Llama)
 TEXT_PARTS = frozenset({"text", "input_text", "output_text"})  # content parts that are text

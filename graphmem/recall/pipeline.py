@@ -20,7 +20,7 @@ from ..threads import Here, beside
 from .analysis import Analysis, analyse
 from .channels import CHANNELS, REGISTRY, Ask, Booster, Cosines, Ranked, cosines_of
 from .gaps import find_gaps
-from .ranker import Candidates, Ranker, Said, candidate_features, load_ranker
+from .ranker import PEOPLE, Candidates, Ranker, Said, candidate_features, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
@@ -55,7 +55,6 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     started = time.perf_counter()
     cx = Complex(store, user)
     cx.require_user()
-    ranker = load_ranker(settings.recall_ranker) if rank else None
     analysis = analyse(store, models, user, query, asker)
     _lap(clock, "analysis", started)
 
@@ -72,9 +71,15 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     fused = fuse(rankings, {c: weights.get(c, 1.0) for c in rankings}, settings.recall_rrf_k)
     share = settings.recall_neighbour_share if neighbours else 0.0
     candidates = gather(store, user, analysis, rankings, fused, cosines, k, share, include_archived, abstracts)
+    exchange = asks_about_exchange(query)
+    # A question on what the agent said is ranked with the weights for conversations among people,
+    # and each of the user's turns then brings the agent's reply to it (recall/replies.py): the
+    # weights for conversations with an agent, fit mostly on questions about what the user said,
+    # rank the turn a reply answers below the first 10 more often (bench/README.md, "A ranker for
+    # conversations with an agent").
+    ranker = load_ranker(settings.recall_ranker, PEOPLE if exchange else candidates.kind) if rank else None
     best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query,
                               words=analysis.words)
-    exchange = asks_about_exchange(query)
     if exchange:
         best, placed = with_replies(best, candidates.replies)
         rankings = {**rankings, "reply": placed}

@@ -7,9 +7,15 @@ neighbours fared (an answer is often the reply to the turn that
 matched) and the other members of an abstract it belongs to (graphmem/consolidation.py), and what kind of turn it is (`Said`: long, a question, a session's opener, about a
 recent past), and weighs it all with coefficients fit by logistic regression
 (`fit`) on labelled questions. Linear, so every score is a sum of named contributions
-(`Ranker.explain`). The packaged weights (`ranker.json`) were fit on the LoCoMo development
-split; `graphmem bench locomo --cross-validate` measures them on conversations the fit did not
-see, and `--fit-ranker OUT.json` fits new ones (`GRAPHMEM_RECALL_RANKER=OUT.json`)."""
+(`Ranker.explain`).
+
+The same features weigh differently in two kinds of conversation (`conversation_kind`): among
+people (named speakers, short turns alike) and between a user and an agent (the user's short
+messages hold the facts, the agent's long replies match everything). Each kind has its own
+packaged weights: `ranker.json`, fit on LoCoMo's development split, and `ranker-agent.json`, fit
+on BEAM's. `graphmem bench locomo --cross-validate` and `python -m bench fit` measure them on
+conversations the fit did not see; `--fit-ranker OUT.json` and `bench fit --out OUT.json` fit new
+ones (`GRAPHMEM_RECALL_RANKER=OUT.json`)."""
 
 from __future__ import annotations
 
@@ -22,9 +28,11 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..ingest.messages import AGENT_ROLE, USER_ROLE
 from .tuning import MISSING_COSINE_GAP, RANK_FEATURE_K, RANK_FEATURE_TOP, WORDS_FULL
 
-PACKAGED = Path(__file__).with_name("ranker.json")
+PEOPLE, AGENT = "people", "agent"  # the kinds of conversation (conversation_kind)
+PACKAGED = {PEOPLE: Path(__file__).with_name("ranker.json"), AGENT: Path(__file__).with_name("ranker-agent.json")}
 COSINES = ("cosine", "sentence", "topic", "topic_sentence")  # channels.Cosines, in its order
 
 
@@ -72,6 +80,13 @@ class Said:
         return cls(speaker, words or 0, text.endswith("?"), opens, bool(RECENT_PAST.search(text)))
 
 
+def conversation_kind(speakers: Sequence[str | None]) -> str:
+    """AGENT when at least half the memories were said by a user or an agent that name no one
+    (a chat's roles, and text added as is), else PEOPLE."""
+    roles = sum(s in (USER_ROLE, AGENT_ROLE) for s in speakers)
+    return AGENT if speakers and 2 * roles >= len(speakers) else PEOPLE
+
+
 @dataclass
 class Candidates:
     """The fused candidates of one question and the features the ranker scores them by."""
@@ -80,6 +95,7 @@ class Candidates:
     matrix: np.ndarray  # one row per uid, one column per name
     abstracts: list[dict] = field(default_factory=list)  # for a broad question, those holding several of the top
     replies: dict[str, str] = field(default_factory=dict)  # a user's turn -> the agent's reply (recall/replies.py)
+    kind: str = PEOPLE  # of the conversation they come from (conversation_kind): which weights rank them
 
 
 def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: Mapping[str, Sequence[str]],
@@ -118,7 +134,8 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
                 lent.get(uid, 0.0) / top_fused]  # its abstract holds several of the fused top
         rows.append(row)
     names = feature_names(channels)
-    return Candidates(list(uids), names, np.asarray(rows, dtype=float).reshape(len(rows), len(names)))
+    return Candidates(list(uids), names, np.asarray(rows, dtype=float).reshape(len(rows), len(names)),
+                      kind=conversation_kind([said.get(uid, unknown).speaker for uid in uids]))
 
 
 @dataclass(frozen=True)
@@ -174,14 +191,26 @@ class Ranker:
         return cls(tuple(names), np.asarray(coefficients), intercept, d.get("about", {}))
 
 
-_loaded: dict[str, Ranker] = {}
+_loaded: dict[str, dict[str, Ranker]] = {}
 
 
-def load_ranker(setting: str) -> Ranker | None:
-    """The ranker a `recall_ranker` setting names: "default" (packaged), "off" (None), or a JSON file."""
+def load_ranker(setting: str, kind: str = PEOPLE) -> Ranker | None:
+    """The ranker a `recall_ranker` setting names for a kind of conversation: "default" (the
+    packaged one of that kind), "off" (None), or a JSON file: one ranker for every kind, or an
+    object of rankers by kind (`{"people": ..., "agent": ...}`), where a kind left out is ranked
+    by the packaged one."""
     if setting == "off":
         return None
-    path = PACKAGED if setting == "default" else Path(setting).expanduser()
+    if kind not in PACKAGED:
+        raise ValueError(f"no kind of conversation {kind!r}; known: {', '.join(PACKAGED)}")
+    if setting == "default":
+        return _read(PACKAGED[kind], setting)[kind]
+    by_kind = _read(Path(setting).expanduser(), setting)
+    return by_kind.get(kind) or _read(PACKAGED[kind], "default")[kind]
+
+
+def _read(path: Path, setting: str) -> dict[str, Ranker]:
+    """The rankers in a file by kind; one ranker alone is every kind's."""
     key = str(path)
     if key not in _loaded:
         try:
@@ -190,7 +219,11 @@ def load_ranker(setting: str) -> Ranker | None:
             raise ConfigError(f"recall_ranker {setting!r}: cannot read {path}: {exc.strerror}") from None
         except json.JSONDecodeError as exc:
             raise ConfigError(f"recall_ranker {setting!r}: {path} line {exc.lineno}: not JSON ({exc.msg})") from None
-        _loaded[key] = Ranker.from_dict(data, str(path))
+        if isinstance(data, dict) and "features" not in data and data and set(data) <= set(PACKAGED):
+            _loaded[key] = {kind: Ranker.from_dict(d, f"{path} ({kind})") for kind, d in data.items()}
+        else:
+            one = Ranker.from_dict(data if isinstance(data, dict) else {}, str(path))
+            _loaded[key] = {kind: one for kind in PACKAGED}
     return _loaded[key]
 
 
@@ -220,13 +253,14 @@ def fit(examples: Sequence[Example], about: dict | None = None, regularisation: 
     return Ranker(tuple(names), model.coef_[0].copy(), float(model.intercept_[0]), dict(about or {}))
 
 
-def held_out_rankings(examples: Sequence[Example]) -> list[list[str]]:
-    """Each example's candidates ordered by a ranker fit on the other groups' examples only."""
+def held_out_rankings(examples: Sequence[Example], by_kind: bool = False) -> list[list[str]]:
+    """Each example's candidates ordered by a ranker fit on the other groups' examples only;
+    `by_kind`: only on those of its own kind of conversation, as recall ranks them."""
     out: list[list[str] | None] = [None] * len(examples)
-    for group in dict.fromkeys(e.group for e in examples):
-        ranker = fit([e for e in examples if e.group != group])
+    for group, kind in dict.fromkeys((e.group, e.candidates.kind) for e in examples):
+        ranker = fit([e for e in examples if e.group != group and (not by_kind or e.candidates.kind == kind)])
         for i, e in enumerate(examples):
-            if e.group == group:
+            if e.group == group and e.candidates.kind == kind:
                 order = np.argsort(-ranker.scores(e.candidates), kind="stable")
                 out[i] = [e.candidates.uids[j] for j in order]
     return out  # type: ignore[return-value]
