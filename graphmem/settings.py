@@ -51,8 +51,10 @@ class Settings:
     # recall: reciprocal-rank-fusion weight of each channel, per query type (JSON in the env)
     recall_weights: dict = field(default_factory=lambda: {t: dict(w) for t, w in RECALL_WEIGHTS.items()})
     recall_rrf_k: int = 20  # reciprocal rank fusion's damping constant: smaller trusts the top ranks more
-    # the linear ranker over the fused candidates: "default" (packaged, fit on LoCoMo's development
-    # split), "off" (fused order), or a JSON file that `graphmem bench locomo --fit-ranker` wrote
+    # the linear ranker over the fused candidates: "default" (packaged: for conversations among
+    # people fit on LoCoMo's development split, for conversations with an agent on BEAM's), "off"
+    # (fused order), or a JSON file that `graphmem bench locomo --fit-ranker` or `python -m bench
+    # fit` wrote (recall/ranker.py `load_ranker`)
     recall_ranker: str = "default"
     rerank_model: str = ""  # a cross-encoder (directory or cached name) that reorders the fused top; "" = off
     recall_neighbour_share: float = 0.6  # share of a top memory's score its session neighbours inherit (0: off)
