@@ -110,6 +110,7 @@ def test_the_packaged_ranker_scores_recall_features():
 def test_a_conversation_with_an_agent_has_weights_of_its_own(tmp_path):
     assert conversation_kind(["user", "assistant", "user", "Alice"]) == AGENT
     assert conversation_kind(["Alice", "Bob", "user"]) == conversation_kind([]) == PEOPLE
+    assert conversation_kind(["user", "user"]) == PEOPLE  # facts added alone: no reply among them
     people, agent = load_ranker("default", PEOPLE), load_ranker("default", AGENT)
     assert list(agent.names) == list(people.names) == feature_names(CHANNELS)
     assert "BEAM" in agent.about["fit_on"] and "LoCoMo" in people.about["fit_on"]

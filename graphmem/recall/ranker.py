@@ -81,10 +81,11 @@ class Said:
 
 
 def conversation_kind(speakers: Sequence[str | None]) -> str:
-    """AGENT when at least half the memories were said by a user or an agent that name no one
-    (a chat's roles, and text added as is), else PEOPLE."""
+    """AGENT when the agent's replies are among the memories and at least half of them were said
+    by a user or an agent that name no one (a chat's roles), else PEOPLE. Facts a user added
+    alone, with no reply among them, are short messages alike, as turns among people are."""
     roles = sum(s in (USER_ROLE, AGENT_ROLE) for s in speakers)
-    return AGENT if speakers and 2 * roles >= len(speakers) else PEOPLE
+    return AGENT if AGENT_ROLE in speakers and 2 * roles >= len(speakers) else PEOPLE
 
 
 @dataclass
