@@ -3,19 +3,23 @@ packaged weights, and how recall and the LoCoMo benchmark use it."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from graphmem import Settings
 from graphmem.cli import main
+from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.errors import ConfigError
 from graphmem.recall import CHANNELS
 from graphmem.recall.ranker import (AGENT, PEOPLE, Candidates, Example, Ranker, Said, candidate_features,
                                     conversation_kind, feature_names, fit, held_out_rankings, load_ranker, reason_of)
 
+from test_bench_beam import split  # noqa: F401  (a fixture, used by name)
 from test_evaluation import CONVERSATION
 from test_recall import memory_user  # noqa: F401  (a fixture, used by name)
 
@@ -193,3 +197,30 @@ def test_bench_locomo_cross_validates_and_fits_a_ranker(home, tmp_path, monkeypa
     assert held_out["n"] == systems["graphmem"]["scores"]["overall"]["n"] == 10
     one = CliRunner().invoke(main, ["bench", "locomo", str(paths[0]), "--home", str(home), "--cross-validate"])
     assert one.exit_code != 0 and "at least two" in one.output
+
+
+def test_bench_fit_measures_and_writes_a_ranker_per_kind(split, tmp_path, monkeypatch):
+    """`python -m bench fit` on LoCoMo's conversations (among people) and BEAM's chats (with an
+    agent): each conversation ranked by rankers fit without it, and a ranker per kind written."""
+    from bench import fit as bench_fit
+
+    monkeypatch.delenv("GRAPHMEM_URI", raising=False)
+    paths = []
+    for cid in ("conv-x", "conv-y"):
+        path = tmp_path / f"{cid}.json"
+        path.write_text(json.dumps(CONVERSATION), encoding="utf-8")
+        paths.append(path)
+    home, out = tmp_path / "fit-home", tmp_path / "rankers.json"
+    try:
+        figures = bench_fit.run(paths, [split], home=home, out=out, console=Console(file=io.StringIO()))
+    finally:
+        EmbeddedServer(home).stop()
+    rankers = json.loads(out.read_text())
+    assert set(rankers) == {PEOPLE, AGENT}
+    assert "LoCoMo" in rankers[PEOPLE]["about"]["fit_on"] and "BEAM" in rankers[AGENT]["about"]["fit_on"]
+    assert list(load_ranker(str(out), AGENT).names) == feature_names(CHANNELS)
+    for dataset in ("LoCoMo", "BEAM"):
+        overall = figures[dataset]["overall"]
+        assert set(overall) == {"packaged rankers", "fit on both sets, without the conversation",
+                                "fit on its kind, without the conversation"}
+        assert 0 <= overall["fit on its kind, without the conversation"]["R@10"] <= 1
