@@ -177,13 +177,19 @@ def test_recall_explains_the_ranking_and_can_do_without(memory_user):  # noqa: F
     assert [m.uid for m in fused.memories] == by_fused[:5]
 
 
-def test_bench_locomo_cross_validates_and_fits_a_ranker(home, tmp_path, monkeypatch):
-    monkeypatch.delenv("GRAPHMEM_URI", raising=False)
+def two_conversations(folder) -> list:
+    """Two LoCoMo files, conv-x and conv-y, of the same small conversation."""
     paths = []
     for cid in ("conv-x", "conv-y"):
-        path = tmp_path / f"{cid}.json"
+        path = folder / f"{cid}.json"
         path.write_text(json.dumps(CONVERSATION), encoding="utf-8")
         paths.append(path)
+    return paths
+
+
+def test_bench_locomo_cross_validates_and_fits_a_ranker(home, tmp_path, monkeypatch):
+    monkeypatch.delenv("GRAPHMEM_URI", raising=False)
+    paths = two_conversations(tmp_path)
     out, figures = tmp_path / "ranker.json", tmp_path / "figures.json"
     result = CliRunner().invoke(main, ["bench", "locomo", *map(str, paths), "--k", "1,2", "--home", str(home),
                                        "--cross-validate", "--fit-ranker", str(out), "--json", str(figures)],
@@ -205,11 +211,7 @@ def test_bench_fit_measures_and_writes_a_ranker_per_kind(split, tmp_path, monkey
     from bench import fit as bench_fit
 
     monkeypatch.delenv("GRAPHMEM_URI", raising=False)
-    paths = []
-    for cid in ("conv-x", "conv-y"):
-        path = tmp_path / f"{cid}.json"
-        path.write_text(json.dumps(CONVERSATION), encoding="utf-8")
-        paths.append(path)
+    paths = two_conversations(tmp_path)
     home, out = tmp_path / "fit-home", tmp_path / "rankers.json"
     try:
         figures = bench_fit.run(paths, [split], home=home, out=out, console=Console(file=io.StringIO()))
