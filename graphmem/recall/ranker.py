@@ -258,10 +258,10 @@ def held_out_rankings(examples: Sequence[Example], by_kind: bool = False) -> lis
     """Each example's candidates ordered by a ranker fit on the other groups' examples only;
     `by_kind`: only on those of its own kind of conversation, as recall ranks them."""
     out: list[list[str] | None] = [None] * len(examples)
-    for group, kind in dict.fromkeys((e.group, e.candidates.kind) for e in examples):
-        ranker = fit([e for e in examples if e.group != group and (not by_kind or e.candidates.kind == kind)])
+    for group, kind in dict.fromkeys((e.group, e.candidates.kind if by_kind else None) for e in examples):
+        ranker = fit([e for e in examples if e.group != group and kind in (None, e.candidates.kind)])
         for i, e in enumerate(examples):
-            if e.group == group and e.candidates.kind == kind:
+            if e.group == group and kind in (None, e.candidates.kind):
                 order = np.argsort(-ranker.scores(e.candidates), kind="stable")
                 out[i] = [e.candidates.uids[j] for j in order]
     return out  # type: ignore[return-value]
