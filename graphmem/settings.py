@@ -42,6 +42,9 @@ class Settings:
     entity_merge_threshold: float = 0.88  # cosine of two names of one kind that makes them one entity
     witness_window: float = 0.0  # seconds; > 0 also adds one simplex per time window of that length
     ingest_batch: int = 0  # turns per parse / embed / write step; 0: by the embedding's device (ingest.pipeline)
+    # worker processes that parse an ingest's batches side by side (0: none, one thread parses);
+    # -1: by where the embedding runs, some where it leaves the cores free (ingest.parsers)
+    parse_processes: int = -1
     # an agent's tool results (OpenAI `tool` messages, Anthropic `tool_result` blocks) kept as
     # observations spoken by the tool; by default they are plumbing, like tool calls and system prompts
     keep_tool_results: bool = False
@@ -106,6 +109,8 @@ class Settings:
             raise ConfigError("embedding_max_tokens must be 0 (the model's limit) or a number of word pieces")
         if self.ingest_batch < 0:
             raise ConfigError("ingest_batch must be a number of turns, or 0 to size it by the embedding's device")
+        if self.parse_processes < -1:
+            raise ConfigError("parse_processes must be a number of processes, 0 for none, or -1 to choose by the embedding's device")
         if self.aof_fsync not in ("always", "everysec", "no"):
             raise ConfigError("aof_fsync must be one of always, everysec, no")
         if not self.server_idle_stop >= 0:  # NaN too

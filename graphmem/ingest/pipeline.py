@@ -1,5 +1,6 @@
 """The ingest pipeline: read and validate every source, then batch by batch extract (spaCy, in a
-background thread so that parsing overlaps embedding), plan (resolve, embed) and write
+background thread so that parsing overlaps embedding; split among worker processes where the
+embedding leaves the cores free, parsers.py), plan (resolve, embed) and write
 (in another thread: the database works in its own process), then witness the sessions. One
 batch (a message added to memory) has nothing to overlap: it runs in the calling thread."""
 
@@ -25,7 +26,8 @@ from ..threads import Here
 from .formats import Turn, read_transcript
 from .lease import UserLease
 from .identity import Alignment, Stored, align, name_conversation, session_key
-from .plan import BatchPlan, extract_batch, placement, plan_batch
+from .parsers import batch_parser, frees_cores, processes_for, usable_cores
+from .plan import BatchPlan, placement, plan_batch
 from .resolve import Resolver
 from .summary import LOADING, IngestSummary, Stopwatch
 from .turns import check_storable
@@ -106,6 +108,8 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
     size = batch_size(store, embedder)
     alone = len(transcripts) == 1 and summary.turns <= size  # one batch: nothing to overlap
     threads = embed_threads(embedder, alone)
+    parse = batch_parser(models, 0 if alone else processes_for(store.settings.parse_processes, frees_cores(embedder),
+                                                           usable_cores()))
 
     def embed(texts: Sequence[str]) -> np.ndarray:
         return embedder.embed(texts, threads=threads)
@@ -137,12 +141,12 @@ def _ingest(store: Store, models: Models, cx: Complex, transcripts: list[tuple[s
                 continue
             existing = set(alignment.stored.uids)  # an interrupted run wrote part of these: taken back first
             batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-            parsed = parser.submit(extract_batch, models, [t for t, _ in batches[0]], speakers)
+            parsed = parser.submit(parse, [t for t, _ in batches[0]], speakers)
             for index, batch in enumerate(batches):
                 with clock("extract (waiting)"):
                     extractions = parsed.result()
                 if index + 1 < len(batches):
-                    parsed = parser.submit(extract_batch, models, [t for t, _ in batches[index + 1]], speakers)
+                    parsed = parser.submit(parse, [t for t, _ in batches[index + 1]], speakers)
                 plan = plan_batch(resolver, embed, conv, [t for t, _ in batch], [uid for _, uid in batch],
                                   extractions, speakers, sentence_views=store.settings.sentence_views,
                                   max_simplex_size=store.settings.max_simplex_size, summary=summary, clock=clock,
