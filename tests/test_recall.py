@@ -101,6 +101,30 @@ def test_a_fact_in_one_sentence_of_a_long_turn_is_found_by_that_sentence(mem, tm
     assert got.source_ids == ["long.txt:2"]
 
 
+def test_a_small_users_memories_are_scanned_exactly_not_read_from_the_shared_index(mem, tmp_path):
+    """The memory index is shared by every user; for a user of at most EXACT_UP_TO memories the
+    semantic channel does not read it (its read would reach too few of them) but scans the user's
+    own memories, so what it finds is exact, whatever other users the store holds."""
+    from graphmem.recall.tuning import EXACT_UP_TO
+
+    path = tmp_path / "small.txt"
+    path.write_text("## 8 May 2023\nAlice: I finally bought a sailing boat.\nBob: I painted the hallway.\n")
+    user = f"recall-small-{tmp_path.name}"
+    mem.ingest(path, user=user)
+    assert EXACT_UP_TO >= 2
+    statements: list[str] = []
+    mem.driver.tracer = lambda query, params: statements.append(query)
+    try:
+        got = mem.recall("Did Alice buy a boat?", user=user, k=1, channels=["semantic"], neighbours=False)
+    finally:
+        mem.driver.tracer = None
+    assert got.source_ids == ["small.txt:2"]
+    index_reads = [q for q in statements if "vector.queryNodes(" in q and "Memory" in q.split("queryNodes(")[1][:30]
+                   or "'memory_embedding'" in q]
+    assert not index_reads
+    assert any("MATCH (m:Memory {user_id: $user_id})" in q and "topic_turn" in q for q in statements)  # the exact scan
+
+
 def test_the_topic_of_a_question_leaves_out_the_speakers_most_memories_are_said_by(mem, tmp_path):
     path = tmp_path / "topic.txt"
     path.write_text("## 8 May 2023\n" + "".join(f"{who}: {what}\n" for who, what in [

@@ -16,8 +16,8 @@ from typing import Iterable, Protocol
 
 from ..store import Store
 from .analysis import Analysis
-from .tuning import (DEPTH, DEPTH_BY_TYPE, ENTITY_DECAY, FANOUT, INDEX_OVERREAD, SCORE_DECIMALS, SEMANTIC_READ,
-                     SPEAKER_PRIOR)
+from .tuning import (DEPTH, DEPTH_BY_TYPE, ENTITY_DECAY, EXACT_UP_TO, FANOUT, INDEX_OVERREAD, SCORE_DECIMALS,
+                     SEMANTIC_READ, SPEAKER_PRIOR)
 
 # A memory's cosines: its whole turn and its best sentence with the question, then with its topic.
 Cosines = tuple[float, float, float, float]
@@ -87,8 +87,9 @@ def similarity(cosines: Cosines) -> float:
 
 
 class Semantic:
-    """The memories nearest the question's topic by the memory vector index, ranked by
-    `similarity` (the named people's a little first, SPEAKER_PRIOR)."""
+    """The memories nearest the question's topic, by the memory vector index (or an exact scan, for
+    a user of at most EXACT_UP_TO memories), ranked by `similarity` (the named people's a little
+    first, SPEAKER_PRIOR)."""
 
     name = "semantic"
     needs: tuple[str, ...] = ("vector",)
@@ -97,8 +98,9 @@ class Semantic:
     def rank(self, ask: Ask) -> Ranked:
         a, depth = ask.analysis, ask.depth
         asked = {"user_id": ask.user, "vector": a.vector, "topic": a.topic_vector, "limit": depth * SEMANTIC_READ}
-        rows = ask.store.run("recall_semantic", scan=depth * INDEX_OVERREAD, **asked)
-        if len(rows) < min(depth * SEMANTIC_READ, a.memories):
+        small = a.memories <= EXACT_UP_TO
+        rows = [] if small else ask.store.run("recall_semantic", scan=depth * INDEX_OVERREAD, **asked)
+        if small or len(rows) < min(depth * SEMANTIC_READ, a.memories):
             rows = ask.store.run("recall_semantic_exact", **asked)
         persons = set(a.persons())
         named = {r["uid"] for r in rows if r["speaker"] in persons}

@@ -21,6 +21,11 @@ SEMANTIC_READ = 2
 # times the depth deep; when that yields fewer of the user's memories than it should, the
 # channel scans the user's own memories exactly.
 INDEX_OVERREAD = 8
+# A user with at most this many memories is scanned exactly, without the index: in a store shared
+# by many users the index read reaches too few of a small user's memories and the exact scan
+# follows anyway, and an exact scan of this many costs about one index read (bench/README.md,
+# "A small user's memories scanned exactly").
+EXACT_UP_TO = 2000
 # A posting list longer than this (an entity's mentions, a word's memories) is not walked: the
 # walk would grow with the memory, and such an entity or word tells little. It only boosts the
 # memories other channels found (recall_*_boost.cypher).
