@@ -78,8 +78,9 @@ def test_an_ingest_through_workers_stores_what_one_thread_stores(mem, tmp_path):
     assert stored[2] == stored[0]
 
 
-def test_a_failed_worker_leaves_the_parse_to_the_calling_thread(models, caplog):
-    workers = Workers(models.settings, 2)
+def test_a_failed_worker_leaves_the_parse_to_the_thread_and_the_next_ingest_starts_new_ones(models, caplog):
+    settings = replace(models.settings, spacy_models=(*models.settings.spacy_models, "failed-worker-test"))
+    workers, fresh = parsers._pool(settings, 2), None
     try:
         workers.procs[1].kill()
         workers.procs[1].wait()
@@ -89,8 +90,13 @@ def test_a_failed_worker_leaves_the_parse_to_the_calling_thread(models, caplog):
         assert workers.broken and not workers.procs
         assert [r.getMessage() for r in caplog.records if "parse goes on in one thread" in r.getMessage()]
         assert workers.parse(models, chat()[:2], SPEAKERS) == extract_batch(models, chat()[:2], SPEAKERS)
+        fresh = parsers._pool(settings, 2)  # what the next ingest gets
+        assert fresh is not workers and not fresh.broken and len(fresh.procs) == 2
+        assert fresh.parse(models, chat(), SPEAKERS) == parsed
     finally:
-        workers.close()
+        for pool in (workers, fresh):
+            if pool is not None:
+                pool.close()
 
 
 def test_what_extraction_raises_in_a_worker_is_raised_to_the_caller(models):

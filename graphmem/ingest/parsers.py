@@ -39,8 +39,8 @@ log = logging.getLogger(__name__)
 
 Parse = Callable[[Sequence["Turn"], Sequence[str]], "list[Extraction]"]
 
-# At most this many workers by default (`parse_processes` -1): a batch of 64 turns split further
-# is dominated by sending it, and each worker holds a spaCy pipeline.
+# At most this many workers by default (`parse_processes` -1): with four, the parse no longer held
+# an ingest up on a 16-core machine (bench/README.md), and each worker holds a spaCy pipeline.
 MOST = 4
 # A core per worker is not enough: the embedding, the database server and the writes need theirs.
 CORES_PER_WORKER = 4
@@ -48,7 +48,7 @@ CORES_PER_WORKER = 4
 
 def processes_for(setting: int, embedding_frees_cores: bool, cores: int) -> int:
     """Worker processes for the parse: `setting` where it is 0 or more, else (-1) by where the
-    embedding runs. A single worker would only move the parse, so `auto` gives none or two and up."""
+    embedding runs. A single worker would only move the parse, so -1 gives none, or two and up."""
     if setting >= 0:
         return setting
     n = min(MOST, cores // CORES_PER_WORKER) if embedding_frees_cores else 0
@@ -76,8 +76,9 @@ def batch_parser(models: "Models", processes: int) -> Parse:
 
 class Workers:
     """`n` worker processes for one set of settings, shared by the ingests of this process: one
-    batch at a time is split among them. A worker that fails leaves the pool broken, and each
-    batch is then parsed in the calling thread (said once, in the log)."""
+    batch at a time is split among them. A worker that fails, or a parse interrupted (its
+    answers would be read as the next batch's), ends them: the rest of that ingest is parsed
+    in the calling thread (said in the log), and the next ingest starts new workers."""
 
     def __init__(self, settings: "Settings", n: int):
         self.settings, self.n = settings, n
@@ -94,12 +95,20 @@ class Workers:
         with self.lock:
             if not self.broken:
                 try:
-                    return self._split(list(turns), list(speakers))
+                    out, failure = self._split(list(turns), list(speakers))
                 except (OSError, EOFError, pickle.UnpicklingError) as exc:
                     self._break(f"a parse worker failed ({exc!r})")
+                except BaseException:
+                    self._break("a parse was interrupted")
+                    raise
+                else:
+                    if failure is not None:
+                        raise failure  # what extraction raised, as the calling thread would have
+                    return out
         return extract_batch(models, list(turns), list(speakers))
 
-    def _split(self, turns: list["Turn"], speakers: list[str]) -> list["Extraction"]:
+    def _split(self, turns: list["Turn"], speakers: list[str]) -> tuple[list["Extraction"], BaseException | None]:
+        """The batch's extractions, and the first error a worker's extraction raised."""
         chunks = [c for c in _chunks(turns, len(self.procs)) if c]
         for proc, chunk in zip(self.procs, chunks):
             _send(proc.stdin, (chunk, speakers))
@@ -111,16 +120,20 @@ class Workers:
                 out.extend(value)
             elif failure is None:
                 failure = value
-        if failure is not None:
-            raise failure  # what extraction raised, as the calling thread would have
-        return out
+        return out, failure
 
     def _break(self, why: str) -> None:
         log.warning("%s; the parse goes on in one thread", why)
-        self.broken = True
         self.close()
 
     def close(self) -> None:
+        """Ends the workers; this pool parses in the calling thread from now on, and the next
+        ingest that wants workers starts new ones."""
+        self.broken = True
+        with _POOLS_LOCK:
+            for key, pool in list(_POOLS.items()):
+                if pool is self:
+                    del _POOLS[key]
         for proc in self.procs:
             try:
                 proc.stdin.close()  # type: ignore[union-attr]
@@ -147,7 +160,7 @@ def _chunks(turns: list["Turn"], n: int) -> list[list["Turn"]]:
 
 
 _POOLS: dict[tuple[tuple[str, ...], int], Workers] = {}
-_POOLS_LOCK = threading.Lock()
+_POOLS_LOCK = threading.RLock()  # a pool that fails as it starts leaves it inside _pool
 
 
 def _pool(settings: "Settings", n: int) -> Workers:
