@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from dataclasses import replace
+from pathlib import Path
 from datetime import datetime, timezone
 
 import pytest
@@ -136,6 +137,21 @@ def test_a_worker_does_not_run_the_callers_script_again(home, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert f"added {len(CHAT)}" in done.stdout
     assert ran.read_text() == "ran\n"
+
+
+def test_a_worker_loads_torch_only_for_a_pipeline_that_runs_on_it(models, tmp_path):
+    """thinc imports torch wherever it is installed; a worker for the small pipeline keeps it out
+    (half the memory and start), and a transformer pipeline's folder or package keeps it in."""
+    workers = Workers(models.settings, 2)
+    try:
+        assert workers.parse(models, chat()[:2], SPEAKERS) == extract_batch(models, chat()[:2], SPEAKERS)
+        for proc in workers.procs:
+            assert "libtorch" not in Path(f"/proc/{proc.pid}/maps").read_text()
+    finally:
+        workers.close()
+    assert not parsers.needs_torch(models.settings.spacy_models)
+    (tmp_path / "meta.json").write_text(json.dumps({"requirements": ["spacy-curated-transformers>=0.2.2,<0.3.0"]}))
+    assert parsers.needs_torch(("en_core_web_sm", str(tmp_path)))
 
 
 def test_processes_by_where_the_embedding_runs_unless_set():

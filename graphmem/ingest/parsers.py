@@ -17,6 +17,8 @@ children are read from: the pickles never cross a trust boundary.
 from __future__ import annotations
 
 import atexit
+import importlib.metadata
+import json
 import logging
 import os
 import pickle
@@ -44,6 +46,8 @@ Parse = Callable[[Sequence["Turn"], Sequence[str]], "list[Extraction]"]
 MOST = 4
 # A core per worker is not enough: the embedding, the database server and the writes need theirs.
 CORES_PER_WORKER = 4
+# What a spaCy pipeline that runs on torch requires.
+TORCH_PIPELINES = ("spacy-transformers", "spacy-curated-transformers")
 
 
 def processes_for(setting: int, embedding_frees_cores: bool, cores: int) -> int:
@@ -197,6 +201,24 @@ def _send(stream: IO[bytes] | None, value: object) -> None:
     stream.flush()
 
 
+def needs_torch(names: Sequence[str]) -> bool:
+    """Whether any of these spaCy pipelines (packages or folders) runs on torch: a transformer
+    pipeline, whose package or meta.json requires spacy-transformers or its curated successor."""
+    for name in names:
+        folder = Path(name).expanduser()
+        if folder.is_dir():
+            metas = [m for m in (folder / "meta.json", *folder.glob("*/meta.json")) if m.is_file()]
+            required = [r for m in metas for r in json.loads(m.read_text()).get("requirements", [])]
+        else:
+            try:
+                required = importlib.metadata.requires(name) or []
+            except importlib.metadata.PackageNotFoundError:
+                continue
+        if any(r.lower().replace("_", "-").startswith(TORCH_PIPELINES) for r in required):
+            return True
+    return False
+
+
 def serve() -> None:
     """A worker's loop: the settings, then (turns, speakers) after (turns, speakers) until stdin
     ends, each answered with ("ok", extractions) or ("error", what extraction raised)."""
@@ -209,6 +231,10 @@ def serve() -> None:
         models = Models(pickle.load(source))
     except EOFError:
         return
+    if not needs_torch(models.settings.spacy_models):
+        # thinc imports torch wherever it is installed; a pipeline that does not run on it parses
+        # the same without, and the worker starts in half the time and memory (bench/README.md)
+        sys.modules.setdefault("torch", None)  # type: ignore[arg-type]
     models.nlp()
     while True:
         try:
