@@ -115,6 +115,18 @@ def test_what_extraction_raises_in_a_worker_is_raised_to_the_caller(models):
         workers.close()
 
 
+def test_a_worker_without_a_spacy_pipeline_says_so_in_one_line(models, capfd):
+    settings = replace(models.settings, spacy_models=("no_such_pipeline_for_graphmem",))
+    workers = Workers(settings, 2)
+    try:
+        with pytest.raises(ConfigError, match="none of the spaCy models no_such_pipeline_for_graphmem is installed"):
+            workers.parse(Models(settings), chat()[:4], SPEAKERS)
+        assert not workers.broken
+    finally:
+        workers.close()
+    assert "Traceback" not in capfd.readouterr().err  # the workers printed none
+
+
 def test_a_worker_does_not_run_the_callers_script_again(home, tmp_path):
     """multiprocessing's workers import the caller's main script again; one without an
     `if __name__ == "__main__"` guard would then run twice, writes and all. Ours are plain

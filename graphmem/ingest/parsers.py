@@ -85,7 +85,7 @@ class Workers:
     in the calling thread (said in the log), and the next ingest starts new workers."""
 
     def __init__(self, settings: "Settings", n: int):
-        self.settings, self.n = settings, n
+        self.settings = settings
         self.lock = threading.Lock()
         self.procs: list[subprocess.Popen] = []
         self.broken = False
@@ -235,13 +235,19 @@ def serve() -> None:
         # thinc imports torch wherever it is installed; a pipeline that does not run on it parses
         # the same without, and the worker starts in half the time and memory (bench/README.md)
         sys.modules.setdefault("torch", None)  # type: ignore[arg-type]
-    models.nlp()
+    unloaded: Exception | None = None
+    try:
+        models.nlp()
+    except Exception as exc:  # no pipeline installed: each batch is answered with why, as in the caller
+        unloaded = exc
     while True:
         try:
             turns, speakers = pickle.load(source)
         except EOFError:
             return
         try:
+            if unloaded is not None:
+                raise unloaded
             answer: tuple[str, object] = ("ok", extract_batch(models, turns, speakers))
         except Exception as exc:
             answer = ("error", exc)
