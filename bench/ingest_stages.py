@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `python bench
 from bench.beam import read_chat  # noqa: E402
 from graphmem import Memory, Settings  # noqa: E402
 from graphmem.drivers.embedded import EmbeddedServer  # noqa: E402
-from graphmem.ingest.parsers import frees_cores, processes_for, usable_cores  # noqa: E402
-from graphmem.ingest.pipeline import batch_size  # noqa: E402
+from graphmem.ingest.parsers import processes_for, usable_cores  # noqa: E402
+from graphmem.ingest.pipeline import batch_size, frees_cores  # noqa: E402
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from datetime import datetime, timezone
 
 import pytest
@@ -20,6 +21,7 @@ from graphmem import Memory, Settings, Turn
 from graphmem.errors import ConfigError
 from graphmem.ingest import parsers
 from graphmem.ingest.parsers import Workers, batch_parser, processes_for
+from graphmem.ingest.pipeline import frees_cores
 from graphmem.ingest.plan import extract_batch
 from graphmem.models import Models
 
@@ -167,13 +169,18 @@ def test_a_worker_loads_torch_only_for_a_pipeline_that_runs_on_it(models, tmp_pa
 
 
 def test_processes_by_where_the_embedding_runs_unless_set():
-    """-1 (the default): workers only where the embedding leaves the cores free, one per four
-    cores, at most four, and none rather than one; a number sets it; below -1 is refused."""
+    """-1 (the default): workers only where the embedding leaves the cores free (a GPU, or
+    bfloat16 on AMX), one per four cores, at most four, and none rather than one; a number sets
+    it; below -1 is refused."""
     assert processes_for(-1, True, 16) == 4 and processes_for(-1, True, 64) == parsers.MOST == 4
     assert processes_for(-1, True, 8) == 2
     assert processes_for(-1, True, 4) == 0  # one worker would only move the parse
     assert processes_for(-1, False, 64) == 0
     assert processes_for(3, False, 2) == 3 and processes_for(0, True, 16) == 0
     assert Settings().parse_processes == -1
+    on = lambda device, precision, amx: frees_cores(SimpleNamespace(device=device, precision=precision, amx=amx))
+    assert on("cuda", "bfloat16", False) and on("cuda:1", "float32", False)
+    assert on("cpu", "bfloat16", True)  # AMX: the embedding takes one thread
+    assert not on("cpu", "bfloat16", False) and not on("cpu", "float32", True) and not on("mps", "float32", False)
     with pytest.raises(ConfigError, match="parse_processes"):
         Settings.from_env(parse_processes=-2)

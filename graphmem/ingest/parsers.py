@@ -32,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Callable, Sequence
 from .plan import extract_batch
 
 if TYPE_CHECKING:
-    from ..models import Embedder, Models
+    from ..models import Models
     from ..settings import Settings
     from .extract import Extraction
     from .formats import Turn
@@ -57,11 +57,6 @@ def processes_for(setting: int, embedding_frees_cores: bool, cores: int) -> int:
         return setting
     n = min(MOST, cores // CORES_PER_WORKER) if embedding_frees_cores else 0
     return n if n >= 2 else 0
-
-
-def frees_cores(embedder: "Embedder") -> bool:
-    """Whether the embedding leaves the CPU's cores to the parse: on a GPU, or light work on AMX."""
-    return embedder.device.startswith("cuda") or (embedder.precision == "bfloat16" and embedder.amx)
 
 
 def usable_cores() -> int:

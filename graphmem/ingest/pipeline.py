@@ -26,7 +26,7 @@ from ..threads import Here
 from .formats import Turn, read_transcript
 from .lease import UserLease
 from .identity import Alignment, Stored, align, name_conversation, session_key
-from .parsers import batch_parser, frees_cores, processes_for, usable_cores
+from .parsers import batch_parser, processes_for, usable_cores
 from .plan import BatchPlan, placement, plan_batch
 from .resolve import Resolver
 from .summary import LOADING, IngestSummary, Stopwatch
@@ -73,6 +73,12 @@ def embed_threads(embedder: Embedder, alone: bool) -> int | None:
     if alone:
         return embedder.cores
     return 1 if embedder.precision == "bfloat16" and embedder.amx else None
+
+
+def frees_cores(embedder: Embedder) -> bool:
+    """Whether the embedding leaves the CPU's cores to the parse (parsers.py): it runs on a GPU,
+    or on one thread (`embed_threads`)."""
+    return embedder.device.startswith("cuda") or embed_threads(embedder, alone=False) == 1
 
 
 def ingest(store: Store, models: Models, source: Source, *, user: str, format: str | None = None,
