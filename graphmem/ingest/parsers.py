@@ -83,12 +83,16 @@ class Workers:
         self.settings = settings
         self.lock = threading.Lock()
         self.procs: list[subprocess.Popen] = []
-        self.broken = False
         try:
             for _ in range(n):
                 self.procs.append(_start(settings))
         except OSError as exc:
             self._break(f"cannot start a parse worker: {exc}")
+
+    @property
+    def broken(self) -> bool:
+        """Whether the workers are gone (failed, interrupted or closed): the thread parses."""
+        return not self.procs
 
     def parse(self, models: "Models", turns: Sequence["Turn"], speakers: Sequence[str]) -> list["Extraction"]:
         with self.lock:
@@ -128,7 +132,6 @@ class Workers:
     def close(self) -> None:
         """Ends the workers; this pool parses in the calling thread from now on, and the next
         ingest that wants workers starts new ones."""
-        self.broken = True
         with _POOLS_LOCK:
             for key, pool in list(_POOLS.items()):
                 if pool is self:
