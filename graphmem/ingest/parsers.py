@@ -162,7 +162,7 @@ def _chunks(turns: list["Turn"], n: int) -> list[list["Turn"]]:
 
 
 _POOLS: dict[tuple[tuple[str, ...], int], Workers] = {}
-_POOLS_LOCK = threading.RLock()  # a pool that fails as it starts leaves it inside _pool
+_POOLS_LOCK = threading.RLock()  # a pool that fails as it starts closes itself inside _pool
 
 
 def _pool(settings: "Settings", n: int) -> Workers:
@@ -170,7 +170,9 @@ def _pool(settings: "Settings", n: int) -> Workers:
     with _POOLS_LOCK:
         pool = _POOLS.get(key)
         if pool is None:
-            pool = _POOLS[key] = Workers(settings, n)
+            pool = Workers(settings, n)
+            if not pool.broken:  # one that could not start is not kept: the next ingest tries anew
+                _POOLS[key] = pool
         return pool
 
 
