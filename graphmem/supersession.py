@@ -51,11 +51,25 @@ class Claim:
         return round(min(0.95, base + (0.15 if self.cue else 0.0)), 2)
 
 
-def supersedes(newer: Claim, older: Claim) -> bool:
+# The slots of things on a calendar (graphmem/ingest/claims.py names a thing's state by its head
+# noun's stem): one is often named by that noun alone ("our meeting", "my appointment") where
+# it was said with its qualifiers ("the client meeting"), or the other way round. Other things
+# so named are other things as often: "the time" is no "repeat load time", "my hours" no "my
+# work hours".
+SCHEDULED = frozenset(f"state:{stem}" for stem in (
+    "meet", "appointment", "session", "call", "interview", "class", "lesson", "reception", "ceremony", "party",
+    "exam", "deadlin", "launch", "checkup", "standup", "shift"))
+
+
+def supersedes(newer: Claim, older: Claim, loosely: bool = False) -> bool:
     """Whether `newer`, said after `older`, retires it: same slot, compatible qualifiers, and a
     different value or polarity (a no retires only the yes of the same value, or of any value
-    when it names none: "I'm single" ends every partner)."""
-    if not newer.compatible(older) or (newer.needs_cue and not newer.cue):
+    when it names none: "I'm single" ends every partner). `loosely`: for a thing on a calendar
+    (`SCHEDULED`), qualifiers on one side only are compatible too, when the newer says something
+    changed ("the client moved our meeting to Thursday" after "the client meeting is Tuesday")."""
+    compatible = newer.compatible(older) or loosely and newer.cue and newer.slot == older.slot \
+        and newer.slot in SCHEDULED and not (newer.qualifiers and older.qualifiers)
+    if not compatible or (newer.needs_cue and not newer.cue):
         return False
     if not newer.positive:
         return older.positive and (not newer.value or newer.value == older.value)
@@ -94,8 +108,14 @@ def chain(key: Key, claims: list[tuple[dict, Claim]],
     current: list[tuple[dict, Claim]] = []
     edges: dict[tuple[str, str], dict] = {}
     for row, claim in ordered:
-        retired = [(r, c) for r, c in current if r["uid"] != row["uid"] and (row["uid"], r["uid"]) not in apart
-                   and supersedes(claim, c)]
+        others = [(r, c) for r, c in current if r["uid"] != row["uid"] and (row["uid"], r["uid"]) not in apart]
+        retired = [(r, c) for r, c in others if supersedes(claim, c)]
+        if not retired and claim.cue and claim.slot in SCHEDULED:
+            # a change said of the thing without its qualifiers ("our meeting"), or with them of a
+            # thing said without: the slot's one current thing, when it holds only one
+            near = [(r, c) for r, c in others if not (claim.qualifiers and c.qualifiers)]
+            if len({c.qualifiers for _, c in near}) == 1:
+                retired = [(r, c) for r, c in near if supersedes(claim, c, loosely=True)]
         for old, _ in retired:
             edges[(row["uid"], old["uid"])] = {"newer": row["uid"], "older": old["uid"], "subject": key[0],
                                                "slot": key[1], "at": row["at"], "basis": key[1],

@@ -82,7 +82,8 @@ STARTING = {"start", "begin", "resume"}
 CHANGING = {"switch", "change", "move", "upgrade", "downgrade", "migrate", "update", "set", "cut", "raise",
             "lower", "increase", "decrease", "reduce", "grow", "improve", "drop", "rise", "fall", "go", "reach",
             "shift", "push", "postpone", "bump", "turn", "up", "shrink", "expand", "extend", "shorten", "delay",
-            "reschedule", "adjust", "revise", "slash", "trim", "boost", "hike", "cap"}
+            "reschedule", "adjust", "revise", "slash", "trim", "boost", "hike", "cap", "jump", "climb", "dip",
+            "double", "triple", "halve", "plummet", "soar"}
 # ... and those that set it at a value ("capped the budget at $1,400"), not to one.
 SETTING_AT = {"set", "cap", "fix", "peg"}
 STATING = {"be", "use", "run", "take", "cost"}
@@ -130,6 +131,15 @@ ADVISORS = {"assistant", "ai", "bot", "system"}
 # What a count can be of: things had, and the measures of a habit ("I sleep six hours").
 COUNTING = {"have", "weigh", "sleep", "earn", "make", "drink", "smoke", "eat", "walk", "run", "spend", "pay",
             "save", "work", "take"}
+# What one more of something comes by, and the ordinals that count it ("we adopted a third cat":
+# there are three cats).
+ACQUIRING = {"adopt", "get", "buy", "rescue", "welcome"}
+ORDINALS = {w: str(i) for i, w in enumerate("second third fourth fifth sixth seventh eighth ninth tenth".split(), 2)}
+# The units of a dose, and the verbs that take one: "I take 10mg of lisinopril" says the dose of
+# lisinopril (what "my doctor increased my lisinopril to 20mg" changes), not a count of milligrams.
+DOSE_UNITS = {"mg": "mg", "mcg": "mcg", "µg": "mcg", "g": "g", "ml": "ml", "iu": "iu", "unit": "unit", "units": "unit",
+              "milligram": "mg", "milligrams": "mg", "microgram": "mcg", "micrograms": "mcg"}
+DOSING = {"take", "use", "get", "need"}
 # A value is a short phrase; longer ones are clauses the parse folded in.
 VALUE_WORDS = 6
 # Particles and prepositions that make a habit verb an idiom ("run into", "run out of", "go over").
@@ -498,13 +508,18 @@ def _of_verb(verb: "Token", subject: "Token", who: Subject | None, speaker: str,
              for g in p.children if g.dep_ == "pobj"]
     if verb.dep_ == "xcomp" and verb.head.lemma_.lower() in ENDING | STARTING:
         negated = negated or verb.head.lemma_.lower() in ENDING  # "stopped going to the gym"
-    if who is not None:  # a person does, has, likes, is
+    # the parse may take "my lisinopril" in "increased my lisinopril to 20mg" for an adverb
+    target = next((o for o in objects if o.pos_ == "NOUN" and (o.dep_ == "dobj" or o.dep_ == "npadvmod"
+                                                                and _speakers(o))), None)
+    # "my doctor increased my lisinopril to 20mg", "the landlord bumped our rent to $1,600": whoever
+    # changed it, what changed is the speaker's thing
+    by_another = who is not None and who[0] != speaker and target is not None and _speakers(target)
+    if who is not None and not (by_another and lemma in CHANGING):  # a person does, has, likes, is
         yield from _personal(verb, lemma, who, objects, preps, negated, by_token)
         return
-    target = next((o for o in objects if o.dep_ == "dobj" and o.pos_ == "NOUN"), None)
     if lemma in CHANGING and target is not None:  # "leadership pushed the deadline to mid-Q3": the deadline changed
         owner = _owner(target, speaker, addressee, by_token)
-        value = _new_value(lemma, preps)
+        value = _new_value(lemma, preps) or _up_to(verb, target)
         if owner is not None and value is not None:
             head, quals = _thing(target)
             yield owner, NOUN_SLOTS.get(head, f"state:{head}"), quals, _value(value), not negated
@@ -624,6 +639,17 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
             yield who, NOUN_SLOTS.get(head, f"state:{head}"), tuple(q for q in quals if q not in said), \
                 " ".join(_number(t.lower_) if t.like_num else t.lemma_.lower() for t in measure), not negated
             continue
+        ordinal = _ordinal(obj)
+        if ordinal is not None and lemma in ACQUIRING and obj.dep_ == "dobj" and obj.pos_ == "NOUN":
+            yield who, f"count:have:{_counted(obj)}", (), ordinal, not negated  # "we adopted a third cat"
+            continue
+        dosed = _dosed(obj)
+        if dosed is not None and lemma in DOSING:  # "I take 10mg of lisinopril": the dose of lisinopril
+            head, quals = _thing(dosed)
+            amount = next(c for c in obj.children if c.dep_ == "nummod" and c.like_num)
+            yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, f"{_number(amount.lower_)} {DOSE_UNITS[obj.lower_]}", \
+                not negated
+            continue
         count = _count(obj)
         if count is not None and obj.dep_ in ("dobj", "npadvmod", "attr") and verb_key in COUNTING \
                 and obj.pos_ == "NOUN" and not _given(obj):
@@ -648,7 +674,7 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
     # a thing the person changes: "we switched the database to PostgreSQL", "I upgraded the app"
     if lemma in CHANGING | {"use"}:
         target = next((o for o in objects if o.dep_ == "dobj" and o.pos_ == "NOUN"), None)
-        to = _new_value(lemma, preps, also=("for",))
+        to = _new_value(lemma, preps, also=("for",)) or (_up_to(verb, target) if target is not None else None)
         if lemma == "use" and target is None:  # "I'm using MySQL for the database"
             used = next((o for o in objects if o.dep_ == "dobj"), None)
             if used is not None and to is not None and to.pos_ == "NOUN":
@@ -731,6 +757,18 @@ def _new_value(lemma: str, preps: list, also: tuple[str, ...] = ()) -> "Token | 
     """What a change sets a thing to: "to $750", or "at $1,400" for a cap; or the object of one
     of the prepositions `also` names ("for the database" after "using MySQL")."""
     return next((g for p, g in preps if p == "to" or p in also or p == "at" and lemma in SETTING_AT), None)
+
+
+def _up_to(verb: "Token", target: "Token") -> "Token | None":
+    """The new value of "bumped my rent up to $1,600" where the parse reads "up to" as part of the
+    amount (quantifier modifiers) and hangs the amount on the verb or on the thing changed."""
+    ups = [c for c in verb.children if c.dep_ in ("advmod", "prt") and c.lower_ in ("up", "down")]
+    for holder in (verb, target, *ups):
+        for child in holder.children:
+            if child.dep_ in ("dobj", "npadvmod", "nummod", "pobj") and child.i != target.i \
+                    and any(t.dep_ == "quantmod" and t.lower_ == "to" for t in child.subtree):
+                return child
+    return None
 
 
 def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
@@ -819,6 +857,7 @@ def _kind_ok(token: "Token", kinds: tuple[str, ...], by_token: dict) -> bool:
 
 def _value(token: "Token") -> str:
     words = [t for t in _phrase(token) if t.dep_ not in NOT_VALUE and t.lower_ not in NOT_QUALIFIERS
+             and not (t.dep_ == "quantmod" and t.lower_ in ("up", "down", "to"))  # "up to $35,000"
              and t.lower_ not in ("now", "about", "around", "approximately", "roughly", "instead")]
     # the value ends where a clause or a preposition after it begins ("Berlin last month")
     words = [t for t in words if t.ent_type_ not in ("DATE", "TIME") or token.ent_type_ in ("DATE", "TIME")]
@@ -857,6 +896,19 @@ def _measure(noun: "Token") -> list["Token"]:
     if noun.ent_type_ in MEASURES:
         return []
     return [t for t in noun.subtree if t.i < noun.i and (t.ent_type_ in MEASURES or t.tag_ == "$")]
+
+
+def _ordinal(noun: "Token") -> str | None:
+    """How many there are with this one ("a third cat" -> 3), when an ordinal says it."""
+    return next((ORDINALS[c.lower_] for c in noun.children if c.dep_ == "amod" and c.lower_ in ORDINALS), None)
+
+
+def _dosed(noun: "Token") -> "Token | None":
+    """What a dose is of ("10mg of lisinopril" -> lisinopril), when the noun is a dose's unit."""
+    if noun.lower_ not in DOSE_UNITS or not any(c.dep_ == "nummod" and c.like_num for c in noun.children):
+        return None
+    return next((g for p in noun.children if p.dep_ == "prep" and p.lower_ == "of"
+                 for g in p.children if g.dep_ == "pobj" and g.pos_ in ("NOUN", "PROPN")), None)
 
 
 def _given(noun: "Token") -> bool:
