@@ -83,7 +83,7 @@ CHANGING = {"switch", "change", "move", "upgrade", "downgrade", "migrate", "upda
             "lower", "increase", "decrease", "reduce", "grow", "improve", "drop", "rise", "fall", "go", "reach",
             "shift", "push", "postpone", "bump", "turn", "up", "shrink", "expand", "extend", "shorten", "delay",
             "reschedule", "adjust", "revise", "slash", "trim", "boost", "hike", "cap", "jump", "climb", "dip",
-            "double", "triple", "halve", "plummet", "soar"}
+            "double", "triple", "halve", "plummet", "soar", "pull"}
 # ... and those that set it at a value ("capped the budget at $1,400"), not to one.
 SETTING_AT = {"set", "cap", "fix", "peg"}
 STATING = {"be", "use", "run", "take", "cost"}
@@ -137,8 +137,8 @@ ACQUIRING = {"adopt", "get", "buy", "rescue", "welcome"}
 ORDINALS = {w: str(i) for i, w in enumerate("second third fourth fifth sixth seventh eighth ninth tenth".split(), 2)}
 # The units of a dose, and the verbs that take one: "I take 10mg of lisinopril" says the dose of
 # lisinopril (what "my doctor increased my lisinopril to 20mg" changes), not a count of milligrams.
-DOSE_UNITS = {"mg": "mg", "mcg": "mcg", "µg": "mcg", "g": "g", "ml": "ml", "iu": "iu", "unit": "unit", "units": "unit",
-              "milligram": "mg", "milligrams": "mg", "microgram": "mcg", "micrograms": "mcg"}
+DOSE_UNITS = {"mg": "mg", "mcg": "mcg", "µg": "mcg", "g": "g", "ml": "ml", "iu": "iu", "unit": "unit",
+              "units": "unit", "milligram": "mg", "milligrams": "mg", "microgram": "mcg", "micrograms": "mcg"}
 DOSING = {"take", "use", "get", "need"}
 # A value is a short phrase; longer ones are clauses the parse folded in.
 VALUE_WORDS = 6
@@ -503,7 +503,7 @@ def _of_verb(verb: "Token", subject: "Token", who: Subject | None, speaker: str,
     objects = [c for c in verb.children if c.dep_ in ("dobj", "attr", "oprd", "acomp", "npadvmod")]
     # "moved back to Seattle", "is down to 190": the preposition hangs on the adverb
     holders = [verb] + [c for c in verb.children if c.dep_ in ("advmod", "prt", "prep")
-                        and c.lower_ in ("back", "down", "up", "over", "out")]
+                        and c.lower_ in ("back", "down", "up", "over", "out", "in", "forward")]
     preps = [(p.lower_, g) for h in holders for p in h.children if p.dep_ in ("prep", "agent", "dative")
              for g in p.children if g.dep_ == "pobj"]
     if verb.dep_ == "xcomp" and verb.head.lemma_.lower() in ENDING | STARTING:
@@ -511,9 +511,10 @@ def _of_verb(verb: "Token", subject: "Token", who: Subject | None, speaker: str,
     # the parse may take "my lisinopril" in "increased my lisinopril to 20mg" for an adverb
     target = next((o for o in objects if o.pos_ == "NOUN" and (o.dep_ == "dobj" or o.dep_ == "npadvmod"
                                                                 and _speakers(o))), None)
-    # "my doctor increased my lisinopril to 20mg", "the landlord bumped our rent to $1,600": whoever
-    # changed it, what changed is the speaker's thing
-    by_another = who is not None and who[0] != speaker and target is not None and _speakers(target)
+    # "my doctor increased my lisinopril to 20mg", "the client moved the deadline to Friday": whoever
+    # changed it, what changed is the speaker's thing, unless it is said to be another's
+    by_another = who is not None and who[0] != speaker and target is not None \
+        and not any(c.dep_ == "poss" and c.lower_ not in SPEAKING for c in target.children)
     if who is not None and not (by_another and lemma in CHANGING):  # a person does, has, likes, is
         yield from _personal(verb, lemma, who, objects, preps, negated, by_token)
         return
@@ -563,6 +564,11 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
         return
     if lemma in STATING or lemma in CHANGING or lemma in SCHEDULING:
         value = _state_value(lemma, objects, preps)
+        if value is not None and value.lower_ == "due":  # "the grant report is due August 15": its deadline
+            when = _due_date(value) or next((g for p, g in preps if p in ("on", "by")), None)
+            if when is not None:
+                yield owner, "state:deadlin", tuple(sorted({head, *quals})), _value(when), not negated
+            return
         if value is not None and slot in VALUE_KINDS and not _kind_ok(value, VALUE_KINDS[slot], by_token):
             return  # "my take-home is $4,800" is no home
         if value is not None and (_concrete(value) or owned and (value.pos_ == "NOUN" or _favourite(noun))):
@@ -647,8 +653,8 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
         if dosed is not None and lemma in DOSING:  # "I take 10mg of lisinopril": the dose of lisinopril
             head, quals = _thing(dosed)
             amount = next(c for c in obj.children if c.dep_ == "nummod" and c.like_num)
-            yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, f"{_number(amount.lower_)} {DOSE_UNITS[obj.lower_]}", \
-                not negated
+            dose = f"{_number(amount.lower_)} {DOSE_UNITS[obj.lower_]}"
+            yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, dose, not negated
             continue
         count = _count(obj)
         if count is not None and obj.dep_ in ("dobj", "npadvmod", "attr") and verb_key in COUNTING \
@@ -795,6 +801,10 @@ def _state_value(lemma: str, objects: list, preps: list) -> "Token | None":
     to = next((g for p, g in preps if p == "to"), None)
     if lemma in CHANGING and to is not None:
         return to
+    if lemma in CHANGING:  # "rent's going up to $1,575": "up to" read inside the amount
+        amount = next((o for o in objects if any(t.dep_ == "quantmod" and t.lower_ == "to" for t in o.subtree)), None)
+        if amount is not None:
+            return amount
     for obj in objects:
         if obj.dep_ in ("attr", "acomp", "dobj", "oprd") and obj.lower_ not in ("down", "up"):
             return obj
@@ -802,6 +812,16 @@ def _state_value(lemma: str, objects: list, preps: list) -> "Token | None":
         return to
     return next((g for p, g in preps if p in ("on", "at", "in", "about", "around")
                  or p == "for" and lemma in SCHEDULING), None)
+
+
+def _due_date(due: "Token") -> "Token | None":
+    """When something "due" is due: "due Friday", "due on May 3", "due by the 10th"."""
+    for child in due.children:
+        if child.dep_ == "npadvmod" and child.ent_type_ in ("DATE", "TIME"):
+            return child
+        if child.dep_ == "prep" and child.lower_ in ("on", "by"):
+            return next((g for g in child.children if g.dep_ == "pobj"), None)
+    return None
 
 
 def _favourite(noun: "Token") -> bool:
