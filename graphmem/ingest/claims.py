@@ -771,10 +771,14 @@ def _up_to(verb: "Token", target: "Token") -> "Token | None":
     ups = [c for c in verb.children if c.dep_ in ("advmod", "prt") and c.lower_ in ("up", "down")]
     for holder in (verb, target, *ups):
         for child in holder.children:
-            if child.dep_ in ("dobj", "npadvmod", "nummod", "pobj") and child.i != target.i \
-                    and any(t.dep_ == "quantmod" and t.lower_ == "to" for t in child.subtree):
+            if child.dep_ in ("dobj", "npadvmod", "nummod", "pobj") and child.i != target.i and _to_inside(child):
                 return child
     return None
+
+
+def _to_inside(amount: "Token") -> bool:
+    """Whether the parse read "up to" or "to" as part of an amount (a quantifier modifier)."""
+    return any(t.dep_ == "quantmod" and t.lower_ == "to" for t in amount.subtree)
 
 
 def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
@@ -801,8 +805,8 @@ def _state_value(lemma: str, objects: list, preps: list) -> "Token | None":
     to = next((g for p, g in preps if p == "to"), None)
     if lemma in CHANGING and to is not None:
         return to
-    if lemma in CHANGING:  # "rent's going up to $1,575": "up to" read inside the amount
-        amount = next((o for o in objects if any(t.dep_ == "quantmod" and t.lower_ == "to" for t in o.subtree)), None)
+    if lemma in CHANGING:  # "rent's going up to $1,575"
+        amount = next((o for o in objects if _to_inside(o)), None)
         if amount is not None:
             return amount
     for obj in objects:
