@@ -64,11 +64,10 @@ SCHEDULED = frozenset(f"state:{stem}" for stem in (
 def supersedes(newer: Claim, older: Claim, loosely: bool = False) -> bool:
     """Whether `newer`, said after `older`, retires it: same slot, compatible qualifiers, and a
     different value or polarity (a no retires only the yes of the same value, or of any value
-    when it names none: "I'm single" ends every partner). `loosely`: for a thing on a calendar
-    (`SCHEDULED`), qualifiers on one side only are compatible too, when the newer says something
-    changed ("the client moved our meeting to Thursday" after "the client meeting is Tuesday")."""
-    compatible = newer.compatible(older) or loosely and newer.cue and newer.slot == older.slot \
-        and newer.slot in SCHEDULED and not (newer.qualifiers and older.qualifiers)
+    when it names none: "I'm single" ends every partner). `loosely`: qualifiers on one side only
+    are compatible too (when that holds is `chain`'s to say: a thing on a calendar)."""
+    compatible = newer.compatible(older) or loosely and newer.slot == older.slot \
+        and not (newer.qualifiers and older.qualifiers)
     if not compatible or (newer.needs_cue and not newer.cue):
         return False
     if not newer.positive:
@@ -111,8 +110,9 @@ def chain(key: Key, claims: list[tuple[dict, Claim]],
         others = [(r, c) for r, c in current if r["uid"] != row["uid"] and (row["uid"], r["uid"]) not in apart]
         retired = [(r, c) for r, c in others if supersedes(claim, c)]
         if not retired and claim.cue and claim.slot in SCHEDULED:
-            # a change said of the thing without its qualifiers ("our meeting"), or with them of a
-            # thing said without: the slot's one current thing, when it holds only one
+            # a change said of a thing on a calendar without its qualifiers ("the client moved our
+            # meeting to Thursday" after "the client meeting is Tuesday"), or with them of one said
+            # without: the slot's one current thing, when it holds only one
             near = [(r, c) for r, c in others if not (claim.qualifiers and c.qualifiers)]
             if len({c.qualifiers for _, c in near}) == 1:
                 retired = [(r, c) for r, c in near if supersedes(claim, c, loosely=True)]
