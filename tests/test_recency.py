@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 
 from graphmem import Memory
 from graphmem.recall.recency import newest_first, question_kind, values
+from graphmem.recall.telling import told
 from graphmem.recall.versions import reading
 
 MARCH, APRIL = (datetime(2024, m, 4, 10, tzinfo=timezone.utc) for m in (3, 4))
@@ -208,6 +209,47 @@ def test_a_later_memory_that_tells_no_change_or_is_asked_of_the_past_is_no_versi
             ("I smoke about half a pack a day.", "We switched our CI from Jenkins to GitHub Actions.",
              "Am I a smoker?")],
         versions=False)
+
+
+def test_a_change_told_in_other_words_is_a_version_though_less_near(mem, user):
+    """An update said in other words is often less near its fact than VERSION_COSINE (these
+    pairs are 0.49 near); the speaker's own change, with a new value where it names one, is a
+    version still."""
+    _assert_versions(mem, user, [
+            ("I get my groceries at Trader Joe's.",
+             "Ever since the Aldi opened around the corner I do all my shopping there, it's half the price.",
+             "Where do I buy groceries?"),
+            ("I use Notion for all my notes.", "Moved all my notes over to Obsidian last month, I love having local files.",
+             "What app do I use for notes?"),
+            ("Our staging environment runs on a single t3.medium instance.",
+             "Staging got upgraded to an m5.large after the crashes, so load tests finally work.",
+             "What does our staging environment run on?")],
+        versions=True)
+
+
+def test_a_less_near_change_told_of_someone_else_or_naming_no_new_value_is_no_version(mem, user):
+    """As near, a change told only of someone close to the speaker ("my roommate") is theirs,
+    and one whose only value is the earlier's ("2") changed something else."""
+    _assert_versions(mem, user, [
+            ("I work the early shift at the bakery.",
+             "My roommate just switched to the night shift at the hospital, so the apartment is quiet all day.",
+             "Which shift do I work?"),
+            ("I have 2 monitors on my desk.", "I cut 2 inches off my desk legs so it fits under the window.",
+             "How many monitors do I have?")],
+        versions=False)
+
+
+def test_recall_answers_with_a_change_told_in_other_words_first(mem, user):
+    _say(mem, user, "I use Notion for all my notes.", MARCH)
+    newer = _say(mem, user, "Moved all my notes over to Obsidian last month, I love having local files.", APRIL)
+    assert mem.recall("What app do I use for notes?", user=user, k=5).memories[0].uid == newer
+
+
+def test_a_clause_joined_to_the_one_before_still_asks():
+    assert told("I saw my grocery budget went up to $550, so how can I make the most of it?") == \
+        "I saw my grocery budget went up to $550"
+    assert told("We switched to Hetzner, and can you help me point the DNS there?") == "We switched to Hetzner"
+    assert told("Should we move to Hetzner?") == ""
 
 
 def test_recall_answers_a_question_about_now_with_the_told_change_first(mem, user):

@@ -13,8 +13,9 @@ also a version when it tells a change and names the earlier's value (`renamed`):
 ties the two together where the question's words are in neither ("Who's my boss?" after "My
 manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). For a
 question about how things stand now, a near later memory that tells a change is a version too
-(`change_told`: "Am I a smoker?" after "I smoke about half a pack a day" and "I quit smoking two
-months ago"), whatever values it names or words it shares with the question. And neither
+(`told_anew`: "Am I a smoker?" after "I smoke about half a pack a day" and "I quit smoking two
+months ago"), whatever words it shares with the question; a less near one too when the change
+is the speaker's own and, where it names values, a new one. And neither
 may name another thing where the other names the question's (`other_thing`: the question's
 "web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make" and "my
 wife makes"). For a question about the present the later one is put right above the earlier
@@ -33,11 +34,12 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..ingest.claims import ADVISORS, ASKING, ASKING_YOU, CHANGED
+from ..ingest.claims import ADVISORS, ASKING_YOU, CHANGED
 from ..ingest.markup import prose
 from ..store import Store
 from ..vectors import unit
-from .tuning import RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
+from .telling import of_someone_else, told
+from .tuning import CHANGE_COSINE, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
 
 YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|could)\b", re.IGNORECASE)
 # A question in the simple past asks about an event ("What did Nate make on 25 February?"), not
@@ -52,6 +54,11 @@ ASKS_FACT = re.compile(r"\b(where|who|whom|how often)\b", re.IGNORECASE)
 _MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)")
 VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\d{1,2}\b", re.IGNORECASE)
+# A question that asks when, and what says when: a day, a month, a time of day.
+WHEN_ASKED = re.compile(r"\b(when|what time|what day|which day|what date)\b", re.IGNORECASE)
+WHEN = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b" + _MONTH + r"\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|"
+                  r"\b\d{1,2}:\d{2}\b|\b(morning|afternoon|evening|night|noon|midnight|tomorrow|tonight|weekend)s?\b",
+                  re.IGNORECASE)
 # A statement denied, or a habit or plan ended ("I quit smoking", "the wedding got called off").
 NEGATED = re.compile(r"\b(never|not|no longer|no more|haven't|hasn't|hadn't|didn't|don't|doesn't|isn't|wasn't|"
                      r"quit|stopped|gave up|called off|cancell?ed)\b",
@@ -221,10 +228,13 @@ def _said_longer(said: list[str], before: str, x: str, word: str) -> bool:
 VALUE_TOKENS = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*")
 CLOCK = {" am ", " pm "}  # "AM" by itself names no value
 # A change only weighed or intended ("I'm trying to fix it by upgrading to 5.3.1", "thinking about
-# switching"): from the weighing verb to the end of its clause.
+# switching") or only possible ("she might get promoted"): from the weighing verb or the modal to the
+# end of its clause.
 WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think\w*|thought|try|tries|trying|"
                      r"weigh\w*|choos\w*|need\w*|want\w*|hop\w*|plan\w*|intend\w*|going|look\w*)\s+"
-                     r"(to|about|of|whether|on|into)\b(?:[^,;!?.]|\.(?!\s))*", re.IGNORECASE)  # "5.3.1" goes on
+                     r"(to|about|of|whether|on|into)\b(?:[^,;!?.]|\.(?!\s))*"
+                     # ... or said to be only possible: "she might get promoted", "we could move it to May"
+                     r"|\b(might|(?-i:may)|could|would|should|must)\b(?:[^,;!?.]|\.(?!\s))*", re.IGNORECASE)  # "5.3.1" goes on
 # "now" at the end of a clause tells a present that replaced another ("Tom is my manager now");
 # said first ("now I'm wondering"), after a duration ("for 3 months now") or as "right now", "for
 # now", "just now" or "by now" it is discourse ("I'm single right now" tells no change).
@@ -233,7 +243,7 @@ NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!til
 DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 # Words that tell a value moved or a state ended ("increased", "cut", "gave up"), beyond the
 # replacements of claims.CHANGED ("switched", "moved", "no longer"): weaker, so they tell a change
-# only of a memory VERSION_COSINE near (`change_told`), not by naming an old value alone (`renamed`,
+# only of a memory near enough (`told_anew`), not by naming an old value alone (`renamed`,
 # at RENAMED_COSINE). Not "adopted", "hired" or "joined": something new begun leaves the earlier
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
 MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
@@ -241,29 +251,9 @@ MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|gr
                       r"downgraded|decommissioned|rewrote|rewritten|ripped out|got promoted|"
                       r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to)\b",
                       re.IGNORECASE)
-SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
-CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
-
-
 def _tokens(text: str) -> str:
     """The text's words and numbers, lower case, each between spaces: " moved off mongodb "."""
     return " " + " ".join(VALUE_TOKENS.findall(re.sub(r"(?<=\d),(?=\d)", "", text.lower()))) + " "
-
-
-@lru_cache(maxsize=64)
-def told(text: str) -> str:
-    """A text without what it asks: a sentence that ends in "?" keeps only the clauses before
-    the first one that opens with a question word, and none when no clause does ("We switched
-    to Hetzner, how do I point the DNS there?" tells the switch; "Should we move to Hetzner?"
-    tells nothing)."""
-    out = []
-    for sentence in SENTENCES.findall(text):
-        if sentence.rstrip().endswith("?"):
-            clauses = CLAUSES.split(sentence.strip())
-            first = next((i for i, c in enumerate(clauses) if c.split(" ", 1)[0].lower() in ASKING), 0)
-            sentence = ", ".join(clauses[:first])
-        out.append(sentence.strip())
-    return " ".join(out)
 
 
 def _now_told(said: str) -> bool:
@@ -311,17 +301,41 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
                           now_asked: bool = False) -> bool:
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
     earlier's value and says it changed (`renamed`), or it differs where the question asks, or
-    (`now_asked`: the question asks how things stand now) the two are VERSION_COSINE near and
-    the later tells a change (`change_told`, MOVED_ON's words too: "I quit smoking two months
-    ago" after "I smoke about half a pack a day"); and neither names another thing where the
-    other names the question's (`other_thing`)."""
+    (`now_asked`: the question asks how things stand now) it tells a change near enough to the
+    earlier (`told_anew`); and neither names another thing where the other names the question's
+    (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     cosine = float(earlier.vector @ later.vector)
     if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
-            or now_asked and cosine >= VERSION_COSINE and change_told(later, moved_on=True) is not None):
+            or now_asked and told_anew(earlier, later, kind, cosine, question)):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
+
+
+def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: str = "") -> bool:
+    """Whether `later`, `cosine` near `earlier`, tells a change (`change_told`, MOVED_ON's words
+    too: "I quit smoking two months ago" after "I smoke about half a pack a day") near enough to
+    be its version: VERSION_COSINE near; or CHANGE_COSINE near when the change is the speaker's
+    own, not told only of someone close to them ("My brother just moved to Denver" after "My
+    sister lives in Portland": telling.of_someone_else), and, for a value question, a value it
+    names is new ("We have 3 raised garden beds" after "We have 3 chickens" names none) and, for
+    one that asks when, it says when ("The pottery studio raised the fee to $240" after "My
+    pottery class is Wednesday evenings at 6:30" does not). An update said in other words is
+    often no nearer ("IT finally replaced my work laptop with a ThinkPad" after "I use a MacBook
+    Air M1 for work")."""
+    if cosine < CHANGE_COSINE or change_told(later, moved_on=True) is None:
+        return False
+    if cosine >= VERSION_COSINE:
+        return True
+    if of_someone_else(later.text):
+        return False
+    if kind != "value":
+        return True
+    if WHEN_ASKED.search(question) and WHEN.search(earlier.text) and not WHEN.search(later.text):
+        return False
+    named = values(later.text)
+    return not named or not named <= values(earlier.text)
 
 
 def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float) -> bool:

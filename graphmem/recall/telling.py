@@ -1,0 +1,106 @@
+"""What a message tells, and of whom, read off its words (zero-LLM): its statements without what
+it asks (`told`: "We switched to Hetzner, how do I point the DNS there?" tells the switch), and
+whether they speak of the speaker or only of someone close to them, by the first person they say
+("My sister just moved to Seattle" is the sister's fact; "My doctor increased my lisinopril" is
+the speaker's). Versions (recency.py) and whose fact a memory tells (whose.py) read memories
+through it."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..ingest.claims import ASKING
+from ..ingest.extract import KIN, NOT_PEOPLE
+from ..ingest.markup import prose
+
+SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
+CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
+# Words that join a clause to the one before without changing what it does: "..., so how can I
+# make the most of it?" asks as "how can I" does.
+JOINING = {"so", "and", "but", "or", "then", "also"}
+
+
+@lru_cache(maxsize=64)
+def told(text: str) -> str:
+    """A text without what it asks: a sentence that ends in "?" keeps only the clauses before
+    the first one that opens with a question word, and none when no clause does ("We switched
+    to Hetzner, how do I point the DNS there?" tells the switch; "Should we move to Hetzner?"
+    tells nothing)."""
+    out = []
+    for sentence in SENTENCES.findall(text):
+        if sentence.rstrip().endswith("?"):
+            clauses = CLAUSES.split(sentence.strip())
+            first = next((i for i, c in enumerate(clauses) if _opening(c) in ASKING), 0)
+            sentence = ", ".join(clauses[:first])
+        out.append(sentence.strip())
+    return " ".join(out)
+
+
+def _opening(clause: str) -> str:
+    """A clause's first word after any that only join it to the one before (JOINING)."""
+    said = clause.lower().split()
+    return next((w for w in said if w not in JOINING), "")
+
+
+# The people a speaker speaks of as theirs: kin, and the people of their days.
+PEOPLE = (KIN - NOT_PEOPLE) | {"neighbor", "neighbors", "neighbour", "neighbours", "roommate", "roommates",
+                               "flatmate", "manager", "fiance", "fiancé", "fiancee", "fiancée", "spouse",
+                               "grandparents", "stepdad", "stepmom", "stepson", "stepdaughter", "classmate",
+                               "classmates", "coworkers", "colleagues", "teammate", "teammates", "sons",
+                               "daughters", "sisters", "brothers", "in-laws", "inlaws", "mum", "girlfriends",
+                               "boyfriends", "bestie", "bff", "toddler", "toddlers", "baby", "babies", "grandkids",
+                               "grandchildren"}
+# The speaker's own words for themselves, in any case but "US" (the country).
+FIRST_PERSON = re.compile(r"\b(?-i:(?!US\b))(i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.IGNORECASE)
+OWNING = {"my", "our"}
+WORD = re.compile(r"[a-z][a-z'’-]*")
+# How many words may stand between "my" and the person: "my older sister", "my best friend's".
+OWNED_WITHIN = 3
+
+
+def _owns_a_person(text: str, at: int) -> bool:
+    """Whether the "my" or "our" that ends at `at` owns a person: one of PEOPLE (or their
+    possessive) within OWNED_WITHIN words."""
+    for word in WORD.findall(text[at:at + 60].lower())[:OWNED_WITHIN]:
+        bare = re.sub(r"['’]s?$", "", word)
+        if bare in PEOPLE:
+            return True
+    return False
+
+
+def _first_person(text: str) -> tuple[int, int]:
+    """How many first-person words the text says, and how many of them own a person."""
+    said = owning = 0
+    for m in FIRST_PERSON.finditer(text):
+        said += 1
+        owning += m.group(1).lower() in OWNING and _owns_a_person(text, m.end())
+    return said, owning
+
+
+@lru_cache(maxsize=64)  # each of the first memories is asked both ways, as the one above and as one below
+def _told_first_person(text: str) -> tuple[int, int]:
+    """`_first_person` of what a message tells (its prose, its questions left out)."""
+    return _first_person(told(prose(text)))
+
+
+def of_someone_else(text: str) -> bool:
+    """Whether what a message tells speaks of someone else's fact: its first person only ever
+    owns a person ("My husband is a senior data engineer", "my coworker's flight got
+    cancelled")."""
+    said, owning = _told_first_person(text)
+    return said > 0 and owning == said
+
+
+def of_the_speaker(text: str) -> bool:
+    """Whether what a message tells speaks of its speaker: a first-person word that owns no
+    person ("I'm a senior data analyst", "My doctor increased my lisinopril")."""
+    said, owning = _told_first_person(text)
+    return said > owning
+
+
+def asks_of_the_asker(question: str) -> bool:
+    """Whether a question asks about the asker ("What's my job?") and names no person of
+    theirs ("Where does my sister live?" asks about her)."""
+    said, owning = _first_person(question)
+    return said > 0 and owning == 0
