@@ -252,6 +252,20 @@ def test_a_clause_joined_to_the_one_before_still_asks():
     assert told("Should we move to Hetzner?") == ""
 
 
+def test_of_several_later_versions_the_one_marked_newer_goes_up(mem, user):
+    """A later memory the rules take for a version ("every deadline this year") ranks above the
+    one that says it is the new version of the asked thing ("the new April 27 deadline"): the
+    marked one goes above the earlier."""
+    older = _say(mem, user, "I'm worried about my April 20 deadline for the grant proposal draft I owe the foundation.",
+                 MARCH)
+    unmarked = _say(mem, user, "I want the final draft of everything done by October 1, so every deadline this year "
+                               "feels tight.", APRIL)
+    marked = _say(mem, user, "The foundation gave me the new April 27 deadline for the grant proposal, so I have "
+                             "another week.", APRIL.replace(day=20))
+    question = "What deadline should I aim for to submit my grant proposal draft?"
+    assert _order(mem, user, _ranked(older, unmarked, marked), question) == [marked, older, unmarked]
+
+
 def test_recall_answers_a_question_about_now_with_the_told_change_first(mem, user):
     _say(mem, user, "My therapist and I meet every week.", MARCH)
     newer = _say(mem, user, "We cut my therapy sessions down to every other week now that things are calmer.", APRIL)

@@ -19,7 +19,8 @@ is the speaker's own and, where it names values, a new one. And neither
 may name another thing where the other names the question's (`other_thing`: the question's
 "web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make" and "my
 wife makes"). For a question about the present the later one is put right above the earlier
-one; for one about the past the earlier above the later. Nothing else moves but by the one
+one (of several later ones, the first that marks itself the newer: "the new April 25
+deadline"); for one about the past the earlier above the later. Nothing else moves but by the one
 place the moved memory left, and only within the first VERSION_WINDOW: which memories are in
 that many first results does not change. The best memory read is each speaker's best: versions
 are one speaker's, and the agent's reply often ranks above what the user said."""
@@ -82,6 +83,10 @@ CONTRAST = re.compile(r"\b(?<!rather )(than|unlike|compared (to|with)|separate f
 VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", "revised", "final", "old", "previous",
                                          "original", "former", "next", "increased", "reduced", "extended",
                                          "adjusted", "higher", "lower")}
+# Of them, those that mark the newer version ("the new April 25 deadline", "my increased January
+# book budget"), said at most MARKED_WITHIN words before the thing.
+NEWER_WORDS = {"new", "updated", "latest", "revised", "increased", "reduced", "extended", "adjusted"}
+MARKED_WITHIN = 4
 
 
 @dataclass(frozen=True)
@@ -353,6 +358,14 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
     return len(asked & words(earlier.text) & words(later.text)) >= need
 
 
+def marks_newer(text: str, asked: frozenset[str]) -> bool:
+    """Whether a text marks the asked thing as its newer version: one of NEWER_WORDS, then a
+    word of the question within MARKED_WITHIN words ("the new April 25 deadline", "my increased
+    January book budget", "the adjusted holiday gift budget")."""
+    said = [_unowned(w).rstrip("s") for w in WORD.findall(prose(text).lower())]
+    return any(w in NEWER_WORDS and asked.intersection(said[i + 1:i + 1 + MARKED_WITHIN]) for i, w in enumerate(said))
+
+
 def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     out = {}
     for row in store.run("recall_restatements", user_id=user, uids=list(uids)) if uids else []:
@@ -373,8 +386,10 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
                  window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None) -> list[tuple[str, float]]:
     """`ranked` with the version the reading wants (the later for "present", the earlier for
     "past") right above each of each speaker's first `head` memories that has one among the
-    first `window`. Memories with versions linked at write time (`linked`) are left to those links.
-    `said`: what `restated` gives for the first `window`, when the caller read it already."""
+    first `window`: of several later versions, the first that marks itself the newer version of
+    the asked thing (`marks_newer`), else the best ranked. Memories with versions linked at write
+    time (`linked`) are left to those links. `said`: what `restated` gives for the first
+    `window`, when the caller read it already."""
     kind = versions_asked(question, ranked)
     if kind is None:
         return ranked
@@ -401,8 +416,10 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
             earlier, later = (this, other) if wanted_later else (other, this)
             if (other.at > this.at) == wanted_later and \
                     versions_of_one_thing(earlier, later, kind, asked, question, now_asked):
-                wanted = j
-                break
+                wanted = j if wanted is None else wanted
+                if not wanted_later or marks_newer(other.text, asked):
+                    wanted = j
+                    break
         if wanted is None:
             i += 1
             continue
