@@ -266,6 +266,17 @@ def test_of_several_later_versions_the_one_marked_newer_goes_up(mem, user):
     assert _order(mem, user, _ranked(older, unmarked, marked), question) == [marked, older, unmarked]
 
 
+def test_a_request_or_a_question_across_the_conversation_asks_for_every_version(mem, user):
+    """Asked to walk through what was said, or what was said across the conversation, recall
+    reads no versions: the order stays as ranked."""
+    older, newer = _say(mem, user, DEADLINE, MARCH), _say(mem, user, MOVED, APRIL)
+    for question in ("Can you walk me through the deadline for the first sprint of my portfolio website?",
+                     "What deadlines did I give for the first sprint of my portfolio website across our conversations?"):
+        assert _order(mem, user, _ranked(older, newer), question) == [older, newer], question
+    asked = "What is the deadline for the first sprint of my portfolio website?"
+    assert _order(mem, user, _ranked(older, newer), asked) == [newer, older]
+
+
 def test_recall_answers_a_question_about_now_with_the_told_change_first(mem, user):
     _say(mem, user, "My therapist and I meet every week.", MARCH)
     newer = _say(mem, user, "We cut my therapy sessions down to every other week now that things are calmer.", APRIL)

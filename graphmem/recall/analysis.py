@@ -61,6 +61,13 @@ FRAME = (
 )
 
 
+def about_the_conversation(query: str) -> bool:
+    """Whether a question asks about what was said across the conversation ("throughout our
+    conversations", "across my requests", "the order in which I brought up"): FRAME's words for
+    where and in what order things were said."""
+    return bool(FRAME[2].search(query))
+
+
 def without_frame(query: str) -> str:
     """`query` without its words about the conversation and the answer's form (FRAME); the
     query itself when that would leave less than two words."""

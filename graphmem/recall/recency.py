@@ -39,6 +39,7 @@ from ..ingest.claims import ADVISORS, ASKING_YOU, CHANGED
 from ..ingest.markup import prose
 from ..store import Store
 from ..vectors import unit
+from .analysis import about_the_conversation
 from .telling import of_someone_else, told
 from .tuning import CHANGE_COSINE, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
 
@@ -377,8 +378,12 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
 
 def versions_asked(question: str, ranked: Sequence[object]) -> str | None:
     """The question's kind (`question_kind`) when `newest_first` has versions to tell apart for
-    it among `ranked`, else None."""
-    return question_kind(question) if len(ranked) >= 2 else None
+    it among `ranked`, else None: not for a request to the agent ("Can you list ...?", REQUEST)
+    nor a question about what was said across the conversation ("the order in which I brought
+    up", analysis.about_the_conversation), which ask for every statement, not the current one."""
+    if len(ranked) < 2 or REQUEST.search(question) or about_the_conversation(question):
+        return None
+    return question_kind(question)
 
 
 def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,
