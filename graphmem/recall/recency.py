@@ -257,6 +257,8 @@ MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|gr
                       r"downgraded|decommissioned|rewrote|rewritten|ripped out|got promoted|"
                       r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to)\b",
                       re.IGNORECASE)
+
+
 def _tokens(text: str) -> str:
     """The text's words and numbers, lower case, each between spaces: " moved off mongodb "."""
     return " " + " ".join(VALUE_TOKENS.findall(re.sub(r"(?<=\d),(?=\d)", "", text.lower()))) + " "

@@ -23,7 +23,6 @@ from .telling import asks_of_the_asker, of_someone_else, of_the_speaker
 from .tuning import VERSION_COSINE, VERSION_WINDOW
 
 
-
 def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], question: str,
                window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
     """`ranked` with, for a question about the asker, each memory of someone else among the
