@@ -39,6 +39,16 @@ ANSWER_KINDS = (
      ("WORK", "PRODUCT", "ORG"), "titles"),
 )
 
+# Where and in what order things were said ("throughout our conversations", "across my
+# requests", "the order in which I brought up"): a question about the conversation itself.
+ACROSS_THE_CONVERSATION = re.compile(
+    r"\b(?:throughout|across|during|over|in|from)\s+(?:all\s+(?:of\s+)?)?our\s+(?:previous\s+|past\s+|"
+    r"recent\s+|earlier\s+)?(?:conversations?|chats?|discussions?|sessions?|talks?)(?:,?\s+in\s+order)?\b|"
+    r"\bacross\s+(?:all\s+)?(?:my|the)\s+(?:sessions?|conversations?|chats?|requests?)\b|"
+    r"\bthe\s+order\s+in\s+which\s+(?:(?:I|we)\s+(?:first\s+)?(?:brought\s+up|mentioned|discussed|raised|"
+    r"talked\s+about)\b|(?=\w+\s+(?:first\s+)?(?:brought\s+up|mentioned|discussed|raised|talked\s+about)\b))|"
+    r",\s*in\s+order(?=\s*(?:[?.!]|$))", re.IGNORECASE)
+
 # Words about the conversation itself and the answer's form, not about what memory holds: the
 # request ("Can you walk me through ...", "Could you give me a summary of ..."), where things
 # were said ("throughout our conversations"), the order asked for ("the order in which I
@@ -52,20 +62,14 @@ FRAME = (
                r"(?:(?:a|an|the)\s+(?:\w+\s+)?(?:summary|overview|recap|rundown)\s+of\s+)?", re.IGNORECASE),
     re.compile(r"(?:^|(?<=[.?!]))\s*(?:mention|list|name|give|include)\s+(?:only\s+(?:and\s+only\s+)?)?\w+\s+"
                r"(?:items?|things?|points?)\b[^.?!]*[.?!]?", re.IGNORECASE),
-    re.compile(r"\b(?:throughout|across|during|over|in|from)\s+(?:all\s+(?:of\s+)?)?our\s+(?:previous\s+|past\s+|"
-               r"recent\s+|earlier\s+)?(?:conversations?|chats?|discussions?|sessions?|talks?)(?:,?\s+in\s+order)?\b|"
-               r"\bacross\s+(?:all\s+)?(?:my|the)\s+(?:sessions?|conversations?|chats?|requests?)\b|"
-               r"\bthe\s+order\s+in\s+which\s+(?:(?:I|we)\s+(?:first\s+)?(?:brought\s+up|mentioned|discussed|raised|"
-               r"talked\s+about)\b|(?=\w+\s+(?:first\s+)?(?:brought\s+up|mentioned|discussed|raised|talked\s+about)\b))|"
-               r",\s*in\s+order(?=\s*(?:[?.!]|$))", re.IGNORECASE),
+    ACROSS_THE_CONVERSATION,
 )
 
 
 def about_the_conversation(query: str) -> bool:
     """Whether a question asks about what was said across the conversation ("throughout our
-    conversations", "across my requests", "the order in which I brought up"): FRAME's words for
-    where and in what order things were said."""
-    return bool(FRAME[2].search(query))
+    conversations", "across my requests", "the order in which I brought up")."""
+    return bool(ACROSS_THE_CONVERSATION.search(query))
 
 
 def without_frame(query: str) -> str:
