@@ -421,11 +421,12 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
                 continue
             wanted_later = reading != "past"
             earlier, later = (this, other) if wanted_later else (other, this)
-            if (other.at > this.at) == wanted_later and \
-                    versions_of_one_thing(earlier, later, kind, asked, question, now_asked):
-                wanted = j if wanted is None else wanted
-                if not wanted_later or marks_newer(other.text, asked):
-                    wanted = j
+            if (other.at > this.at) != wanted_later or \
+                    wanted is not None and not marks_newer(other.text, asked):
+                continue  # once a version is found, only one marked newer can go before it
+            if versions_of_one_thing(earlier, later, kind, asked, question, now_asked):
+                first, wanted = wanted is None, j
+                if not wanted_later or not first or marks_newer(other.text, asked):
                     break
         if wanted is None:
             i += 1
