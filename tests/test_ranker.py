@@ -16,6 +16,7 @@ from graphmem.cli import main
 from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.errors import ConfigError
 from graphmem.recall import CHANNELS
+from graphmem.recall.pipeline import near
 from graphmem.recall.ranker import (AGENT, PEOPLE, Candidates, Example, Ranker, Said, candidate_features,
                                     conversation_kind, feature_names, fit, held_out_rankings, load_ranker, reason_of)
 
@@ -226,3 +227,28 @@ def test_bench_fit_measures_and_writes_a_ranker_per_kind(split, tmp_path, monkey
         assert set(overall) == {"packaged rankers", "fit on both sets, without the conversation",
                                 "fit on its kind, without the conversation"}
         assert 0 <= overall["fit on its kind, without the conversation"]["R@10"] <= 1
+
+
+def test_near_reaches_two_turns_each_way_within_a_session():
+    place = {"a0": ("s", 0), "a1": ("s", 1), "a2": ("s", 2), "a4": ("s", 4), "b2": ("t", 2), "x": ("s", None)}
+    got = near(["a0", "a1", "a2", "a4", "b2", "x", "unplaced"], place, 2)
+    assert got["a0"] == ["a1", "a2"] and got["a2"] == ["a0", "a1", "a4"] and got["a4"] == ["a2"]
+    assert got["b2"] == [] and "x" not in got and "unplaced" not in got  # another session; no position
+    assert near(["a0", "a2"], place, 1) == {"a0": [], "a2": []}
+
+
+def test_the_same_speakers_next_turn_is_lifted_by_the_turn_that_matched(mem, user):
+    """The answer two turns after the turn that matched ("Which movie's theme does Tim play?":
+    the movie is named only in Tim's next turn) gets that turn's lift; a turn farther on none."""
+    summary = mem.add([("Tim", "My favourite song to play on the piano is the theme from a movie I love."),
+                       ("John", "Oh nice, which one is it?"),
+                       ("Tim", "The first Harry Potter film, it brings back great memories."),
+                       ("John", "I should watch those again."),
+                       ("Tim", "Also, the weather in Boston was cold all week."),
+                       ("John", "Stay warm out there.")], user=user)
+    matched, _, named, _, far, _ = summary.memory_ids
+    got = mem.recall("Which movie's theme does Tim love to play on the piano?", user=user, k=6, keep_candidates=True)
+    lift = {uid: features_of(got.candidates, uid)["neighbour_lift"] for uid in (matched, named, far)
+            if uid in got.candidates.uids}
+    assert lift[matched] == 0 and lift[named] > 0
+    assert far not in lift or lift[far] < lift[named]

@@ -26,7 +26,7 @@ from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
 from .replies import agent_replies, asks_about_exchange, with_replies
 from .standing import KINDS, applying, first, standing_memories
-from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEIGHBOURS_OF, POOL_FUSED,
+from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEAR_TURNS, NEIGHBOURS_OF, POOL_FUSED,
                      POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
 
 
@@ -222,14 +222,16 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     rows = store.run("recall_candidates", user_id=user, uids=pool, include_archived=include_archived) if pool else []
     kept = {r["uid"] for r in rows}
     pool = [uid for uid in pool if uid in kept]
-    # a neighbour is [uid, speaker, text, words, whether it comes before] (recall_candidates.cypher)
+    # a neighbour is [uid, speaker, text, words, whether it comes before, position] (recall_candidates.cypher)
     said = {r["uid"]: Said.of(r["speaker"], r["text"], r["words"], opens=not any(n[4] for n in r["neighbours"]))
             for r in rows}
     around = {r["uid"]: sorted(n[0] for n in r["neighbours"]) for r in rows} if share > 0 else {}
+    place = {r["uid"]: (r["session"], r["position"]) for r in rows}
     for r in rows:
-        for n, speaker, text, words, _before in r["neighbours"]:
+        for n, speaker, text, words, _before, position in r["neighbours"]:
             # one after this memory does not open its session; of one before, it is not known
             said.setdefault(n, Said.of(speaker, text, words, opens=False))
+            place.setdefault(n, (r["session"], position))
     with_neighbours = dict(fused)
     for uid in by_fused[:NEIGHBOURS_OF]:
         for n in around.get(uid, ()):
@@ -243,11 +245,20 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     # what abstracts lend their members is not a feature: rankers fit with it without the
     # conversation they rank lost a LoCoMo multi-hop question and gained nothing on BEAM
     # (bench/README.md, "Consolidation"); the abstracts come back with the answer
-    candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours, around, cosines, said,
+    candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours,
+                                    near(pool, place, NEAR_TURNS) if share > 0 else {}, cosines, said,
                                     set(a.persons()))
     candidates.abstracts = holding.result() if holding is not None else []
     candidates.replies = agent_replies(rows)
     return candidates
+
+
+def near(pool: Sequence[str], place: dict[str, tuple[Any, Any]], turns: int) -> dict[str, list[str]]:
+    """Each candidate's fellow candidates at most `turns` turns from it in its session (`place`:
+    uid -> (session, position)); a memory of no session or position has none."""
+    at = {place[uid]: uid for uid in pool if uid in place and None not in place[uid]}
+    return {uid: [at[(session, position + d)] for d in range(-turns, turns + 1) if d and (session, position + d) in at]
+            for (session, position), uid in at.items()}
 
 
 def holders(store: Store, user: str, by_fused: list[str], fused: dict[str, float]) -> list[dict]:

@@ -104,7 +104,8 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
                        neighbours: Mapping[str, Sequence[str]], cosines: Mapping[str, Sequence[float]],
                        said: Mapping[str, Said], persons: set[str],
                        lent: Mapping[str, float] | None = None) -> Candidates:
-    """`neighbours` maps a memory to its session neighbours (the relation is symmetric);
+    """`neighbours` maps a memory to the candidates near it in its session (the relation is
+    symmetric; pipeline.near: within two turns);
     `persons` are the names of the people the question names; `lent`: the share of the fused
     score an abstract lends its members (recall/pipeline.py `lend`)."""
     lent = lent or {}

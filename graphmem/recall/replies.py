@@ -23,7 +23,7 @@ def asks_about_exchange(query: str) -> bool:
 
 def agent_replies(rows: list[dict]) -> dict[str, str]:
     """User turn -> the reply after it, from recall_candidates' rows (a neighbour is [uid,
-    speaker, text, words, whether it comes before])."""
+    speaker, text, words, whether it comes before, position])."""
     out = {}
     for row in rows:
         if row["speaker"] != USER_ROLE:

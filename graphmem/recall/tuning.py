@@ -59,6 +59,11 @@ SPEAKER_PRIOR = 0.05
 # that matched: those neighbours inherit a share of its fused score). Fixed, not k, so that a
 # memory's score does not depend on how many are asked for.
 POOL_FUSED, POOL_PER_CHANNEL, NEIGHBOURS_OF = 40, 20, 10
+# A candidate is lifted by the best of the candidates at most NEAR_TURNS turns from it in its
+# session (the ranker's `neighbour_lift`): the answer is often the turn after the one that
+# matched, or the same speaker's next turn, two on ("My favourite theme to play is from a movie"
+# ... "Yeah, Harry Potter is special to me").
+NEAR_TURNS = 2
 # For a broad question, the ABSTRACTS_SHOWN strongest abstracts (graphmem/consolidation.py)
 # that hold at least ABSTRACT_LEAST of the fused top ABSTRACTS_OF come back with the answer.
 # They lend their members nothing: lending a share of the score, as a feature or by adding the
