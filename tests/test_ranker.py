@@ -17,6 +17,7 @@ from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.errors import ConfigError
 from graphmem.recall import CHANNELS
 from graphmem.recall.pipeline import near
+from graphmem.recall.tuning import NEAR_TURNS
 from graphmem.recall.ranker import (AGENT, PEOPLE, Candidates, Example, Ranker, Said, candidate_features,
                                     conversation_kind, feature_names, fit, held_out_rankings, load_ranker, reason_of)
 
@@ -227,6 +228,10 @@ def test_bench_fit_measures_and_writes_a_ranker_per_kind(split, tmp_path, monkey
         assert set(overall) == {"packaged rankers", "fit on both sets, without the conversation",
                                 "fit on its kind, without the conversation"}
         assert 0 <= overall["fit on its kind, without the conversation"]["R@10"] <= 1
+
+
+def test_every_kind_of_conversation_has_its_reach():
+    assert set(NEAR_TURNS) == {PEOPLE, AGENT} and NEAR_TURNS[PEOPLE] == 2 and NEAR_TURNS[AGENT] == 1
 
 
 def test_near_reaches_two_turns_each_way_within_a_session():

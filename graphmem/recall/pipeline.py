@@ -20,7 +20,7 @@ from ..threads import Here, beside
 from .analysis import Analysis, analyse
 from .channels import CHANNELS, REGISTRY, Ask, Booster, Cosines, Ranked, cosines_of
 from .gaps import find_gaps
-from .ranker import PEOPLE, Candidates, Ranker, Said, candidate_features, load_ranker
+from .ranker import PEOPLE, Candidates, Ranker, Said, candidate_features, conversation_kind, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
@@ -245,9 +245,10 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     # what abstracts lend their members is not a feature: rankers fit with it without the
     # conversation they rank lost a LoCoMo multi-hop question and gained nothing on BEAM
     # (bench/README.md, "Consolidation"); the abstracts come back with the answer
+    kind = conversation_kind([said[uid].speaker if uid in said else None for uid in pool])
     candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours,
-                                    near(pool, place, NEAR_TURNS) if share > 0 else {}, cosines, said,
-                                    set(a.persons()))
+                                    near(pool, place, NEAR_TURNS[kind]) if share > 0 else {}, cosines, said,
+                                    set(a.persons()), kind=kind)
     candidates.abstracts = holding.result() if holding is not None else []
     candidates.replies = agent_replies(rows)
     return candidates

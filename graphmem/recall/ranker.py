@@ -103,11 +103,12 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
                        fused: Mapping[str, float], with_neighbours: Mapping[str, float],
                        neighbours: Mapping[str, Sequence[str]], cosines: Mapping[str, Sequence[float]],
                        said: Mapping[str, Said], persons: set[str],
-                       lent: Mapping[str, float] | None = None) -> Candidates:
+                       lent: Mapping[str, float] | None = None, kind: str | None = None) -> Candidates:
     """`neighbours` maps a memory to the candidates near it in its session (the relation is
-    symmetric; pipeline.near: within two turns);
+    symmetric; pipeline.near: within tuning.NEAR_TURNS turns for its kind of conversation);
     `persons` are the names of the people the question names; `lent`: the share of the fused
-    score an abstract lends its members (recall/pipeline.py `lend`)."""
+    score an abstract lends its members (recall/pipeline.py `lend`); `kind`: the conversation's
+    (`conversation_kind` of the candidates' speakers, when the caller has not read it)."""
     lent = lent or {}
     unknown = Said()
     ranks = {c: {uid: i for i, uid in enumerate(rankings.get(c, ()), start=1)} for c in channels}
@@ -137,7 +138,7 @@ def candidate_features(uids: Sequence[str], channels: Sequence[str], rankings: M
         rows.append(row)
     names = feature_names(channels)
     return Candidates(list(uids), names, np.asarray(rows, dtype=float).reshape(len(rows), len(names)),
-                      kind=conversation_kind([said.get(uid, unknown).speaker for uid in uids]))
+                      kind=kind or conversation_kind([said.get(uid, unknown).speaker for uid in uids]))
 
 
 @dataclass(frozen=True)

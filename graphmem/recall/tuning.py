@@ -60,10 +60,12 @@ SPEAKER_PRIOR = 0.05
 # memory's score does not depend on how many are asked for.
 POOL_FUSED, POOL_PER_CHANNEL, NEIGHBOURS_OF = 40, 20, 10
 # A candidate is lifted by the best of the candidates at most NEAR_TURNS turns from it in its
-# session (the ranker's `neighbour_lift`): the answer is often the turn after the one that
-# matched, or the same speaker's next turn, two on ("My favourite theme to play is from a movie"
-# ... "Yeah, Harry Potter is special to me").
-NEAR_TURNS = 2
+# session (the ranker's `neighbour_lift`), by kind of conversation (ranker.conversation_kind).
+# Among people the answer is often the turn after the one that matched, or the same speaker's
+# next turn, two on ("My favourite theme to play is from a movie" ... "Yeah, Harry Potter is
+# special to me"); with an agent, two on is the user's next request, as often a new one, and the
+# reach stays one turn (bench/README.md, "The turn two on").
+NEAR_TURNS = {"people": 2, "agent": 1}
 # For a broad question, the ABSTRACTS_SHOWN strongest abstracts (graphmem/consolidation.py)
 # that hold at least ABSTRACT_LEAST of the fused top ABSTRACTS_OF come back with the answer.
 # They lend their members nothing: lending a share of the score, as a feature or by adding the
