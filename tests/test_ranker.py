@@ -17,9 +17,9 @@ from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.errors import ConfigError
 from graphmem.recall import CHANNELS
 from graphmem.recall.pipeline import near
-from graphmem.recall.tuning import NEAR_TURNS
 from graphmem.recall.ranker import (AGENT, PEOPLE, Candidates, Example, Ranker, Said, candidate_features,
                                     conversation_kind, feature_names, fit, held_out_rankings, load_ranker, reason_of)
+from graphmem.recall.tuning import NEAR_TURNS
 
 from test_bench_beam import split  # noqa: F401  (a fixture, used by name)
 from test_evaluation import CONVERSATION
