@@ -8,8 +8,10 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from graphmem import Memory
+from graphmem.recall.ranker import AGENT, PEOPLE
 from graphmem.recall.recency import newest_first, question_kind, values
 from graphmem.recall.telling import told
+from graphmem.recall.tuning import VERSIONS_FIRST_FOUND
 from graphmem.recall.versions import reading
 
 MARCH, APRIL = (datetime(2024, m, 4, 10, tzinfo=timezone.utc) for m in (3, 4))
@@ -328,3 +330,22 @@ def test_each_speakers_best_memory_gets_its_version(mem, user):
 
 def test_i_am_is_no_name():
     assert values("Then I'm off to Berlin, and I've got a meeting at Acme Corp.") == {"berlin", "acme corp"}
+
+
+def test_with_an_agent_the_first_memory_that_has_a_version_gets_it(mem, user):
+    """The user's best memory is a later request on the topic, with no version of its own; the
+    fact below it has one. Among people only the best memory is read, so the order stays; with
+    an agent (`first_found`) the fact's update goes right above it."""
+    fact = _say(mem, user, DEADLINE, MARCH)
+    newer = _say(mem, user, MOVED, APRIL)
+    request = _say(mem, user, "Can you help me pick a colour scheme for my portfolio website's first sprint?",
+                   APRIL.replace(day=20))
+    question = "What is the deadline for the first sprint of my portfolio website?"
+    ranked = _ranked(request, fact, newer)
+    kind, now = question_kind(question), reading(question)
+    assert [u for u, _ in newest_first(mem.store, user, ranked, question, now)] == [request, fact, newer]
+    assert [u for u, _ in newest_first(mem.store, user, ranked, question, now, first_found=True)] == \
+        [request, newer, fact]
+    assert kind == "value"
+    # the reading follows the kind of conversation recall ranks
+    assert VERSIONS_FIRST_FOUND == {PEOPLE: False, AGENT: True}

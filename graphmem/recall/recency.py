@@ -390,13 +390,16 @@ def versions_asked(question: str, ranked: Sequence[object]) -> str | None:
 
 def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,
                  linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
-                 window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None) -> list[tuple[str, float]]:
+                 window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None,
+                 first_found: bool = False) -> list[tuple[str, float]]:
     """`ranked` with the version the reading wants (the later for "present", the earlier for
     "past") right above each of each speaker's first `head` memories that has one among the
     first `window`: of several later versions, the first that marks itself the newer version of
-    the asked thing (`marks_newer`), else the best ranked. Memories with versions linked at write
-    time (`linked`) are left to those links. `said`: what `restated` gives for the first
-    `window`, when the caller read it already."""
+    the asked thing (`marks_newer`), else the best ranked. `first_found`: each speaker's first
+    `head` memories that have a version get it, wherever they rank in the window, not only those
+    of the first `head` that have one. Memories with versions linked at write time (`linked`)
+    are left to those links. `said`: what `restated` gives for the first `window`, when the
+    caller read it already."""
     kind = versions_asked(question, ranked)
     if kind is None:
         return ranked
@@ -413,7 +416,8 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
         if this is None or read.get(this.speaker, 0) >= head:
             i += 1
             continue
-        read[this.speaker] = read.get(this.speaker, 0) + 1
+        if not first_found:
+            read[this.speaker] = read.get(this.speaker, 0) + 1
         wanted = None
         for j in range(i + 1, min(window, len(out))):
             other = said.get(out[j][0])
@@ -431,6 +435,8 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
         if wanted is None:
             i += 1
             continue
+        if first_found:
+            read[this.speaker] = read.get(this.speaker, 0) + 1
         uid, score = out.pop(wanted)
         out.insert(i, (uid, max(score, out[i][1])))  # scores stay in order down the list
         i += 2  # the moved memory is not read again: one version each, no chain pulled through the top

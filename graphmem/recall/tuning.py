@@ -99,6 +99,12 @@ WORDS_FULL = 40
 # has fewer). Chosen on half
 # of BEAM's conversations and checked on the other half (bench/README.md, "Newer above older").
 VERSION_HEAD, VERSION_WINDOW = 1, 10
+# By kind of conversation (ranker.conversation_kind), whether a speaker's head counts only the
+# memories that have a version: with an agent, the user's best memory is often a later request
+# on the topic with no later version of its own, and it hid the fact below it whose update the
+# question asks for; among people that reading moved many orders for nothing (bench/README.md,
+# "The user's first memory that has a version").
+VERSIONS_FIRST_FOUND = {"people": False, "agent": True}
 # VERSION_COSINE is also how near a later memory that tells a change must be to be a version for a
 # question about now (recency.told_anew), and a memory of someone close to the asker's own (whose.py).
 VERSION_COSINE = 0.5
