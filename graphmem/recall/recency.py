@@ -22,8 +22,10 @@ wife makes"). For a question about the present the later one is put right above 
 one (of several later ones, the first that marks itself the newer: "the new April 25
 deadline"); for one about the past the earlier above the later. Nothing else moves but by the one
 place the moved memory left, and only within the first VERSION_WINDOW: which memories are in
-that many first results does not change. The best memory read is each speaker's best: versions
-are one speaker's, and the agent's reply often ranks above what the user said."""
+that many first results does not change. The memory read is each speaker's best (in a chat with
+an agent, each speaker's first that has a version: the user's best is often a later request on
+the topic): versions are one speaker's, and the agent's reply often ranks above what the user
+said."""
 
 from __future__ import annotations
 
