@@ -349,3 +349,17 @@ def test_with_an_agent_the_first_memory_that_has_a_version_gets_it(mem, user):
     assert kind == "value"
     # the reading follows the kind of conversation recall ranks
     assert VERSIONS_FIRST_FOUND == {PEOPLE: False, AGENT: True}
+
+
+def test_a_memory_linked_at_write_time_is_still_the_version_of_one_its_link_missed(mem, user):
+    """An update linked at write time to one earlier statement is still read as the newer version
+    of another earlier statement the link missed; the statement a link retired is left to it."""
+    fact = _say(mem, user, DEADLINE, MARCH)
+    newer = _say(mem, user, MOVED, APRIL)
+    question = "What is the deadline for the first sprint of my portfolio website?"
+    ranked = _ranked(fact, newer)
+    now = reading(question)
+    assert [u for u, _ in newest_first(mem.store, user, ranked, question, now, linked=frozenset({newer}))] == \
+        [newer, fact]
+    assert [u for u, _ in newest_first(mem.store, user, ranked, question, now, linked=frozenset({fact}))] == \
+        [fact, newer]

@@ -399,8 +399,12 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     first `window`: of several later versions, the first that marks itself the newer version of
     the asked thing (`marks_newer`), else the best ranked. `first_found`: each speaker's first
     `head` memories that have a version get it, wherever they rank in the window, not only those
-    of the first `head` that have one. Memories with versions linked at write time (`linked`)
-    are left to those links. `said`: what `restated` gives for the first `window`, when the
+    of the first `head` that have one. A memory with versions linked at write time (`linked`)
+    is left to those links, but it can still be the version of another memory they missed: a
+    link joins an update to the one earlier statement its slot lexicon read, and the same value
+    said once more in other words has none ("I capped my gifts budget at $400", "I might go over
+    my budget of $400 total for gifts", then "I've adjusted our holiday gift budget to $450",
+    linked to the first only). `said`: what `restated` gives for the first `window`, when the
     caller read it already."""
     kind = versions_asked(question, ranked)
     if kind is None:
@@ -409,13 +413,12 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     now_asked = reading == "present" and asks_a_fact(question)
     if said is None:
         said = restated(store, user, [uid for uid, _ in ranked[:window]])
-    said = {uid: s for uid, s in said.items() if uid not in linked}
     out = list(ranked)
     read: dict[str | None, int] = {}  # speaker -> how many of their memories were read
     i = 0
     while i < min(window, len(out)):
         this = said.get(out[i][0])
-        if this is None or read.get(this.speaker, 0) >= head:
+        if this is None or out[i][0] in linked or read.get(this.speaker, 0) >= head:
             i += 1
             continue
         if not first_found:
