@@ -20,11 +20,12 @@ from ..threads import Here, beside
 from .analysis import Analysis, analyse
 from .channels import CHANNELS, REGISTRY, Ask, Booster, Cosines, Ranked, cosines_of
 from .gaps import find_gaps
-from .ranker import PEOPLE, Candidates, Ranker, Said, candidate_features, conversation_kind, load_ranker
+from ..ingest.messages import USER_ROLE
+from .ranker import AGENT, PEOPLE, Candidates, Ranker, Said, candidate_features, conversation_kind, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
-from .replies import agent_replies, asks_about_exchange, with_replies
+from .replies import agent_replies, asks_about_exchange, asks_about_own_words, own_words_first, with_replies
 from .standing import KINDS, applying, first, standing_memories
 from .tuning import (ABSTRACT_LEAST, ABSTRACTS_OF, ABSTRACTS_SHOWN, DEPTH, NEAR_TURNS, NEIGHBOURS_OF, POOL_FUSED,
                      POOL_PER_CHANNEL, RERANK_POOL, SCORE_DECIMALS)
@@ -83,6 +84,12 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     if exchange:
         best, placed = with_replies(best, candidates.replies)
         rankings = {**rankings, "reply": placed}
+    elif asks_about_own_words(query):
+        # in a chat with an agent, "I" is the user (as analysis reads it); among people, only an asker says who
+        speaker = asker or (USER_ROLE if candidates.kind == AGENT else None)
+        if speaker is not None:
+            best = own_words_first(best, candidates.speakers, speaker)
+            analysis.notes.append(f"asks what {speaker} said: {speaker}'s own turns first")
     # a question on what was said asks for no advice, though it may say "recommend"
     applies = applying(standing.result(), query, analysis.vector, advice=not exchange)
     best = first(best, applies)
@@ -251,6 +258,7 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
                                     set(a.persons()), kind=kind)
     candidates.abstracts = holding.result() if holding is not None else []
     candidates.replies = agent_replies(rows)
+    candidates.speakers = {uid: said[uid].speaker for uid in pool if uid in said}
     return candidates
 
 

@@ -1,9 +1,12 @@
-"""The agent's replies, for questions about the exchange itself. "How did you recommend handling
-the rate limits?" asks what the agent said, and "Can you summarize how my project progressed?"
-asks for both sides of the conversation; the user's turns match such questions best (they name
-the subject in the user's words), while the reply that holds the answer is a long text on many
+"""Which side of the exchange a question asks for. "How did you recommend handling the rate
+limits?" asks what the agent said, and "Can you summarize how my project progressed?" asks for
+both sides of the conversation; the user's turns match such questions best (they name the
+subject in the user's words), while the reply that holds the answer is a long text on many
 things and ranks low. For these questions each of the user's turns in the ranking is followed
-by the agent's reply to it: the next turn of its session, said by someone else."""
+by the agent's reply to it: the next turn of its session, said by someone else. The other way
+round, "Can you list the order in which I brought up ...?" or "What did I say my son studies?"
+asks what the asker said: their own turns come first (`own_words_first`), as the replies to
+them restate the same subject at length and match as well."""
 
 from __future__ import annotations
 
@@ -17,8 +20,35 @@ EXCHANGE = re.compile(r"\b(did you|you (recommended|suggested|said|mentioned|adv
                       re.IGNORECASE)
 
 
+# A question on what the asker said: "I brought up", "I've mentioned", "did I say", "have I told".
+# Past forms only, or after "did I": "What should I tell my boss?" asks for advice.
+OWN_WORDS = re.compile(r"\bI(?:['’]ve|\s+have|\s+had)?\s+(?:\w+\s+)?(?:brought up|mentioned|asked|said|told|"
+                       r"shared|discussed|raised|talked)\b|"
+                       r"\b(?:did|do|have|had)\s+I\s+(?:\w+\s+)?(?:bring up|mention|ask|say|tell|share|discuss|"
+                       r"raise|talk)\b", re.IGNORECASE)
+
+
 def asks_about_exchange(query: str) -> bool:
     return EXCHANGE.search(query) is not None
+
+
+def asks_about_own_words(query: str) -> bool:
+    return OWN_WORDS.search(query) is not None
+
+
+def own_words_first(ranked: list[tuple[str, float]], speakers: Mapping[str, str | None],
+                    asker: str) -> list[tuple[str, float]]:
+    """`ranked` with what `asker` said above what others said, each side in its order; a memory
+    of no known speaker (a current version recall brought in) stays on the asker's side, with
+    the fact it stands for. Scores stay in order down the list."""
+    own = [item for item in ranked if speakers.get(item[0], asker) == asker]
+    others = [item for item in ranked if speakers.get(item[0], asker) != asker]
+    out: list[tuple[str, float]] = []
+    floor = float("inf")
+    for uid, score in own + others:
+        floor = min(floor, score)
+        out.append((uid, floor))
+    return out
 
 
 def agent_replies(rows: list[dict]) -> dict[str, str]:
