@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence, TypeVar, Union, cast
 
 from ..complex import Complex
 from ..errors import InputError
+from ..ingest.messages import USER_ROLE
 from ..keys import check_text
 from ..lifecycle import note_recalled
 from ..models import Models
@@ -20,7 +21,6 @@ from ..threads import Here, beside
 from .analysis import Analysis, analyse
 from .channels import CHANNELS, REGISTRY, Ask, Booster, Cosines, Ranked, cosines_of
 from .gaps import find_gaps
-from ..ingest.messages import USER_ROLE
 from .ranker import AGENT, PEOPLE, Candidates, Ranker, Said, candidate_features, conversation_kind, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
