@@ -252,13 +252,14 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     # what abstracts lend their members is not a feature: rankers fit with it without the
     # conversation they rank lost a LoCoMo multi-hop question and gained nothing on BEAM
     # (bench/README.md, "Consolidation"); the abstracts come back with the answer
-    kind = conversation_kind([said[uid].speaker if uid in said else None for uid in pool])
+    speakers = {uid: said[uid].speaker for uid in pool if uid in said}
+    kind = conversation_kind([speakers.get(uid) for uid in pool])
     candidates = candidate_features(pool, CHANNELS, rankings, fused, with_neighbours,
                                     near(pool, place, NEAR_TURNS[kind]) if share > 0 else {}, cosines, said,
                                     set(a.persons()), kind=kind)
     candidates.abstracts = holding.result() if holding is not None else []
     candidates.replies = agent_replies(rows)
-    candidates.speakers = {uid: said[uid].speaker for uid in pool if uid in said}
+    candidates.speakers = speakers
     return candidates
 
 
