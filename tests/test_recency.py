@@ -105,7 +105,10 @@ def test_a_later_value_of_another_thing_named_alike_is_not_taken_for_a_version(m
             ("My overall GPA is 3.6.", "My major GPA is 3.9, higher than my overall GPA. Which one goes on my resume?",
              "What's my overall GPA?"),
             ("My flight to Denver is on the 12th.", "My return flight from Denver is on the 19th, red-eye.",
-             "When is my flight to Denver?")], versions=False)
+             "When is my flight to Denver?"),
+            ("The kitchen renovation quote was $32,000.",
+             "The bathroom renovation quote came in at $14,000. Should we do it together with the kitchen?",
+             "How much was the kitchen renovation quote?")], versions=False)
 
 
 def test_the_same_thing_named_longer_or_anew_is_still_a_version(mem, user):
@@ -113,6 +116,16 @@ def test_the_same_thing_named_longer_or_anew_is_still_a_version(mem, user):
                  MARCH)
     newer = _say(mem, user, "I rescheduled my AWS exam to June 2. Can you stretch the study schedule to fit?", APRIL)
     assert _order(mem, user, _ranked(older, newer), "When is my AWS exam?") == [newer, older]
+
+
+def test_a_longer_name_said_by_its_end_is_still_a_version_beside_another_use_of_its_word(mem, user):
+    """"my reading challenge goal" is the question's winter reading challenge: the later's "weekly
+    reading pace" names a pace, no other challenge."""
+    _assert_versions(mem, user, [
+            ("I've joined a 2024 winter reading challenge on Goodreads aiming for 10 books by March 1.",
+             "I've extended my reading challenge goal to 12 books by March 1, which means I need to increase "
+             "my weekly reading pace.",
+             "How many books am I aiming to read in my winter reading challenge?")], versions=True)
 
 
 def test_the_thing_said_again_as_this_or_with_for_is_still_a_version(mem, user):

@@ -182,7 +182,10 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     and the other has "my birthday"; or one names the question's thing only to set another
     against it (`_contrasted`). Words that mark a version ("new deadline", "updated budget") name
     no other thing, nor does a name said longer that holds the question's word ("the AWS
-    Solutions Architect exam" is the AWS exam)."""
+    Solutions Architect exam" is the AWS exam), nor a word of a longer name the other says
+    whole, where it goes on to another thing ("my reading challenge goal ... my weekly reading
+    pace" for "my winter reading challenge"; "the bathroom renovation quote" still names
+    another quote for "the kitchen renovation quote")."""
     a, b = prose(a), prose(b)  # code says no thing a question names: each text's prose, read once
     if _contrasted(a, b, asked):
         return True
@@ -193,8 +196,13 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
 
     asks = _said(prose(question))
     said = _said(a), _said(b)
+    # the word a pair of the question's words goes on to in a longer name ("challenge" after
+    # "winter reading"); a person's name is none ("attorney Stephanie" names her, not an attorney)
+    names = {w for name in NAME.findall(question) for w in _said(name)}
+    heads = {(x, w): h for x, w, h in zip(asks, asks[1:], asks[2:]) if len(h) >= 3 and h not in stop | names}
     for one, other in (said, said[::-1]):
         pairs = set(zip(other, other[1:]))
+        triples = set(zip(other, other[1:], other[2:]))
         for before, word in set(zip(asks, asks[1:])) & set(zip(one, one[1:])):
             if before not in SPEAKERS and _bare(word) not in asked:
                 continue  # a verb after "I" may be a stop word ("I make"); a thing named is not
@@ -206,8 +214,10 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
                 elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
                     named_other = True  # "my sister's birthday" is not "my birthday"
                 else:
+                    head = heads.get((before, word))
                     named_other = _bare(before) in asked and another(x) and not _said_longer(other, before, x, word) \
-                        and not _said_after(other, before, word)
+                        and not _said_after(other, before, word) \
+                        and not (head and (word, head) in pairs and (x, word, head) not in triples)
                 if named_other:
                     return True
     return False
