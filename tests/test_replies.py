@@ -84,6 +84,10 @@ def test_a_question_on_what_the_user_said_gets_the_users_turns_first(mem, user):
     assert got.memories[0].text == PORTO[0][1]
     assert speakers == ["user", "user", "user", "assistant"]
     assert any("own turns first" in note for note in got.notes)
+    # "I" said only in the words about the conversation, which are not searched, is the user too
+    framed = mem.recall("Can you list the order in which I brought up the wedding in Porto and the laptop?",
+                        user=user, k=4)
+    assert framed.analysis.asker == "user" and [m.speaker for m in framed.memories][:3] == ["user"] * 3
     # asked what the agent said, the reply is not held below the user's turns
     advice = mem.recall("What did you recommend for the wedding in Porto?", user=user, k=4)
     assert PORTO[1][1] in [m.text for m in advice.memories[:2]]
@@ -102,7 +106,7 @@ def test_among_people_the_asker_says_whose_words_come_first(mem, user):
     question = "What did I tell Bob about the move?"
     plain = mem.recall(question, user=user, k=4)
     assert plain.memories[0].speaker == "Bob"
-    assert not any("own turns first" in note for note in plain.notes)
+    assert not any("own turns first" in note for note in plain.notes) and plain.analysis.asker is None
     asked = mem.recall(question, user=user, k=4, asker="Alice")
     assert [m.speaker for m in asked.memories] == ["Alice", "Alice", "Bob", "Bob"]
     assert asked.memories[0].text == MOVE[0][1]

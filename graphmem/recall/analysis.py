@@ -112,6 +112,7 @@ class Analysis:
     topic_vector: list[float] = field(default_factory=list)  # its embedding (the query's own when they are one)
     unknown: list[str] = field(default_factory=list)  # names the question uses that match no stored entity
     asked_back: str | None = None  # the question as the agent would ask it of the user (phrasing.ask_back)
+    asker: str | None = None  # whose "I" the question means: recall's asker, or the user of a chat with an agent
 
     def persons(self) -> list[str]:
         """The names of the people the question names."""
@@ -127,7 +128,7 @@ class Analysis:
                 "answer_kinds": self.answer_kinds,
                 "time_text": self.time_text,
                 "time_range": [datetime.fromtimestamp(t, timezone.utc).isoformat() for t in self.time_range]
-                if self.time_range else None, "notes": self.notes, "unknown": self.unknown}
+                if self.time_range else None, "notes": self.notes, "unknown": self.unknown, "asker": self.asker}
 
 
 def analyse(store: Store, models: Models, user: str, query: str, asker: str | None = None) -> Analysis:
@@ -139,14 +140,15 @@ def analyse(store: Store, models: Models, user: str, query: str, asker: str | No
 
 def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: str, asker: str | None) -> Analysis:
     notes: list[str] = []
-    doc = nlp(query)
+    doc = whole = nlp(query)
     asked_back = ask_back(doc)  # the question's own words, before an asker's restatement
     core = without_frame(query)
     if core != query:
         notes.append(f"searched without its words about the conversation: {core!r}")
         doc = nlp(core)
-    # the first person of the words searched: "me" in "Can you remind me of ..." is the request's
-    if asker is None and any(t.lower_ in FIRST for t in doc) and \
+    # "I" anywhere in the question, its words about the conversation too ("the order in which I
+    # brought up ..."); only the words searched are restated
+    if asker is None and any(t.lower_ in FIRST for t in whole) and \
             store.run("recall_entities_by_name", user_id=user, norms=[normalise(USER_ROLE)]):
         asker = USER_ROLE  # an agent's chat: "I" in a question to it is the user it talks with
     if asker:
@@ -193,7 +195,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     time_range, time_text = _time_range(doc)
     kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, as_param(vectors[0]), words, total, notes,
-                    _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back)
+                    _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back, asker)
 
 
 def _nearest_entity(store: Store, user: str, vector: list[float]) -> list[dict]:

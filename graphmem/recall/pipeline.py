@@ -11,7 +11,6 @@ from typing import Any, Callable, Sequence, TypeVar, Union, cast
 
 from ..complex import Complex
 from ..errors import InputError
-from ..ingest.messages import USER_ROLE
 from ..keys import check_text
 from ..lifecycle import note_recalled
 from ..models import Models
@@ -21,7 +20,7 @@ from ..threads import Here, beside
 from .analysis import Analysis, analyse
 from .channels import CHANNELS, REGISTRY, Ask, Booster, Cosines, Ranked, cosines_of
 from .gaps import find_gaps
-from .ranker import AGENT, PEOPLE, Candidates, Ranker, Said, candidate_features, conversation_kind, load_ranker
+from .ranker import PEOPLE, Candidates, Ranker, Said, candidate_features, conversation_kind, load_ranker
 from ..supersession import Validity
 from .versions import reading, reorder
 from .results import Gaps, Recalled, Recollection, trim_to_budget
@@ -84,12 +83,9 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     if exchange:
         best, placed = with_replies(best, candidates.replies)
         rankings = {**rankings, "reply": placed}
-    elif asks_about_own_words(query):
-        # in a chat with an agent, "I" is the user (as analysis reads it); among people, only an asker says who
-        speaker = asker or (USER_ROLE if candidates.kind == AGENT else None)
-        if speaker is not None:
-            best = own_words_first(best, candidates.speakers, speaker)
-            analysis.notes.append(f"asks what {speaker} said: {speaker}'s own turns first")
+    elif asks_about_own_words(query) and analysis.asker is not None:
+        best = own_words_first(best, candidates.speakers, analysis.asker)
+        analysis.notes.append(f"asks what {analysis.asker} said: {analysis.asker}'s own turns first")
     # a question on what was said asks for no advice, though it may say "recommend"
     applies = applying(standing.result(), query, analysis.vector, advice=not exchange)
     best = first(best, applies)
