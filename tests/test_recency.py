@@ -128,6 +128,16 @@ def test_a_longer_name_said_by_its_end_is_still_a_version_beside_another_use_of_
              "How many books am I aiming to read in my winter reading challenge?")], versions=True)
 
 
+def test_a_count_of_the_asked_thing_is_a_version_whatever_else_it_names_beside(mem, user):
+    """"12 conditional probability problems" counts the question's thing: "dependent event
+    problems" beside it names no other thing the count is of."""
+    _assert_versions(mem, user, [
+            ("My accuracy in conditional probability problems improved from 60% to 85% after completing 8 problems.",
+             "I've increased my practice to 12 conditional probability problems, and I've been practicing "
+             "dependent event problems for a while now.",
+             "How many conditional probability problems have I been practicing?")], versions=True)
+
+
 def test_the_thing_said_again_as_this_or_with_for_is_still_a_version(mem, user):
     """"this process" is the question's probate process, not another one ("this" is a word, not a
     thing named "thi"), and "a monthly budget for groceries" is the grocery budget."""

@@ -185,7 +185,9 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     Solutions Architect exam" is the AWS exam), nor a word of a longer name the other says
     whole, where it goes on to another thing ("my reading challenge goal ... my weekly reading
     pace" for "my winter reading challenge"; "the bathroom renovation quote" still names
-    another quote for "the kitchen renovation quote")."""
+    another quote for "the kitchen renovation quote"), nor a word beside the question's thing
+    where one of them gives a number of it ("12 conditional probability problems", beside
+    "dependent event problems": `_counted`)."""
     a, b = prose(a), prose(b)  # code says no thing a question names: each text's prose, read once
     if _contrasted(a, b, asked):
         return True
@@ -200,6 +202,7 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     # "winter reading"); a person's name is none ("attorney Stephanie" names her, not an attorney)
     names = {w for name in NAME.findall(question) for w in _said(name)}
     heads = {(x, w): h for x, w, h in zip(asks, asks[1:], asks[2:]) if len(h) >= 3 and h not in stop | names}
+    texts = a.lower(), b.lower()  # for the numbers `_said` leaves out
     for one, other in (said, said[::-1]):
         pairs = set(zip(other, other[1:]))
         triples = set(zip(other, other[1:], other[2:]))
@@ -217,10 +220,17 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
                     head = heads.get((before, word))
                     named_other = _bare(before) in asked and another(x) and not _said_longer(other, before, x, word) \
                         and not _said_after(other, before, word) \
-                        and not (head and (word, head) in pairs and (x, word, head) not in triples)
+                        and not (head and (word, head) in pairs and (x, word, head) not in triples) \
+                        and not any(_counted(text, before, word) for text in texts)
                 if named_other:
                     return True
     return False
+
+
+def _counted(text: str, before: str, word: str) -> bool:
+    """Whether `text` (lower case) gives a number of "<before> <word>" ("12 conditional probability
+    problems"): what it counts is the question's thing, whatever else it names beside."""
+    return re.search(rf"\d[\d,.]*%?\s+(?:[a-z]+\s+)?{re.escape(before)}\w*\s+{re.escape(word)}", text) is not None
 
 
 def _said_after(said: list[str], before: str, word: str) -> bool:
