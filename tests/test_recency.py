@@ -118,20 +118,15 @@ def test_the_same_thing_named_longer_or_anew_is_still_a_version(mem, user):
     assert _order(mem, user, _ranked(older, newer), "When is my AWS exam?") == [newer, older]
 
 
-def test_a_longer_name_said_by_its_end_is_still_a_version_beside_another_use_of_its_word(mem, user):
+def test_the_asked_thing_said_by_its_name_s_end_or_counted_is_a_version_beside_another(mem, user):
     """"my reading challenge goal" is the question's winter reading challenge: the later's "weekly
-    reading pace" names a pace, no other challenge."""
+    reading pace" names a pace, no other challenge. "12 conditional probability problems" counts
+    the question's thing: "dependent event problems" beside it is no other thing the count is of."""
     _assert_versions(mem, user, [
             ("I've joined a 2024 winter reading challenge on Goodreads aiming for 10 books by March 1.",
              "I've extended my reading challenge goal to 12 books by March 1, which means I need to increase "
              "my weekly reading pace.",
-             "How many books am I aiming to read in my winter reading challenge?")], versions=True)
-
-
-def test_a_count_of_the_asked_thing_is_a_version_whatever_else_it_names_beside(mem, user):
-    """"12 conditional probability problems" counts the question's thing: "dependent event
-    problems" beside it names no other thing the count is of."""
-    _assert_versions(mem, user, [
+             "How many books am I aiming to read in my winter reading challenge?"),
             ("My accuracy in conditional probability problems improved from 60% to 85% after completing 8 problems.",
              "I've increased my practice to 12 conditional probability problems, and I've been practicing "
              "dependent event problems for a while now.",
