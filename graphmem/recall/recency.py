@@ -217,14 +217,21 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
                 elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
                     named_other = True  # "my sister's birthday" is not "my birthday"
                 else:
-                    head = heads.get((before, word))
-                    named_other = _bare(before) in asked and another(x) and not _said_longer(other, before, x, word) \
-                        and not _said_after(other, before, word) \
-                        and not (head and (word, head) in pairs and (x, word, head) not in triples) \
+                    named_other = _bare(before) in asked and another(x) \
+                        and not _said_longer(other, before, x, word) and not _said_after(other, before, word) \
+                        and not _goes_on_elsewhere(pairs, triples, x, word, heads.get((before, word))) \
                         and not any(_counted(text, before, word) for text in texts)
                 if named_other:
                     return True
     return False
+
+
+def _goes_on_elsewhere(pairs: set[tuple[str, str]], triples: set[tuple[str, str, str]], x: str, word: str,
+                       head: str | None) -> bool:
+    """Whether a text of these word `pairs` and `triples` names the question's longer name by its
+    end ("<word> <head>": "reading challenge", of "winter reading challenge") while its "<x>
+    <word>" goes on to something else ("weekly reading pace"): a use of the word, no rival name."""
+    return head is not None and (word, head) in pairs and (x, word, head) not in triples
 
 
 def _counted(text: str, before: str, word: str) -> bool:
