@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from graphmem import Memory
 from graphmem.recall.ranker import AGENT, PEOPLE
-from graphmem.recall.recency import newest_first, question_kind, values
+from graphmem.recall.recency import newest_first, numbers_of, pinned_first, question_kind, values
 from graphmem.recall.telling import told
 from graphmem.recall.tuning import VERSIONS_FIRST_FOUND
 from graphmem.recall.versions import reading
@@ -381,3 +381,20 @@ def test_a_memory_linked_at_write_time_is_still_the_version_of_one_its_link_miss
         [newer, fact]
     assert [u for u, _ in newest_first(mem.store, user, ranked, question, now, linked=frozenset({fact}))] == \
         [fact, newer]
+
+
+def test_a_number_of_a_thing_the_question_gives_pins_the_state_it_asks_for(mem, user):
+    """"after completing 15 problems" asks for the state that number pins, though an earlier
+    statement and a later restatement of the earlier value match the question as well."""
+    assert numbers_of("What was my accuracy after completing 15 problems in 2024 at 3 pm?") == [("15", "problem")]
+    ranked = _ranked("a", "b", "c")
+    assert pinned_first(ranked, {}, "What is my accuracy after 15 problems?") == ranked  # nothing said: no move
+    twelve = _say(mem, user, "I'm trying to understand how my accuracy in area calculation problems improved "
+                             "from 70% to 90% after completing 12 problems.", MARCH)
+    fifteen = _say(mem, user, "I'm comparing Heron's formula with the base-height formula for a triangle with sides "
+                              "7, 24 and 25 cm, and I've already completed 15 problems with 95% accuracy.", APRIL)
+    again = _say(mem, user, "I'm trying to understand how my accuracy in area calculation problems has improved: "
+                            "I've completed 12 problems and my accuracy has gone from 70% to 90%.", APRIL.replace(day=20))
+    got = [m.uid for m in mem.recall("What is my accuracy percentage in solving area calculation problems after "
+                                     "completing 15 problems?", user=user, asker="user").memories]
+    assert got[0] == fifteen and {twelve, again} <= set(got)

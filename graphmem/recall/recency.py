@@ -226,6 +226,48 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     return False
 
 
+# A number of a thing a question gives ("after completing 15 problems"); a year or a clock time
+# gives none (NUMBER_OF's second word is checked against the stop words and CLOCK_WORDS)
+NUMBER_OF = re.compile(r"(?<![\d,.$])(\d[\d,.]*%?)\s+([a-z]+)", re.IGNORECASE)
+YEAR = re.compile(r"(19|20)\d\d")
+CLOCK_WORDS = {"am", "pm"}
+
+
+def numbers_of(question: str) -> list[tuple[str, str]]:
+    """The (number, thing) pairs a question gives: "15 problems" is ("15", "problem")."""
+    stop = _stop_words()
+    out = []
+    for number, thing in NUMBER_OF.findall(prose(question).lower()):
+        number = number.rstrip(".,")
+        if not YEAR.fullmatch(number) and thing not in stop and thing not in CLOCK_WORDS:
+            out.append((number, thing.rstrip("s")))
+    return out
+
+
+def pinned_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], question: str,
+                 window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
+    """`ranked` with the memories among the first `window` that say a number of a thing the
+    question gives first, each in its order: "What is my accuracy after completing 15 problems?"
+    asks for the state that "15 problems" pins, not an earlier or later one the ranking or the
+    versions put above it. Scores stay in order down the list."""
+    pins = numbers_of(question)
+    if not pins:
+        return ranked
+    patterns = [re.compile(rf"(?<![\d,.]){re.escape(n)}\s+(?:[a-z]+\s+)?{re.escape(thing)}", re.IGNORECASE)
+                for n, thing in pins]
+    head = ranked[:window]
+    hit = [item for item in head if (this := said.get(item[0])) is not None
+           and any(p.search(prose(this.text)) for p in patterns)]
+    if not hit:
+        return ranked
+    out: list[tuple[str, float]] = []
+    floor = float("inf")
+    for uid, score in hit + [item for item in head if item not in hit]:
+        floor = min(floor, score)
+        out.append((uid, floor))
+    return out + ranked[window:]
+
+
 def _goes_on_elsewhere(pairs: set[tuple[str, str]], triples: set[tuple[str, str, str]], x: str, word: str,
                        head: str | None) -> bool:
     """Whether a text of these word `pairs` and `triples` names the question's longer name by its

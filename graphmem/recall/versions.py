@@ -14,7 +14,7 @@ from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
-from .recency import newest_first, restated, versions_asked
+from .recency import newest_first, pinned_first, restated, versions_asked
 from .tuning import VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
@@ -55,6 +55,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result(),
                               first_found=VERSIONS_FIRST_FOUND[kind])
         ranked = mine_first(ranked, said.result(), question)
+        ranked = pinned_first(ranked, said.result(), question)
     if not known:
         return ranked, known
     listed = dict(ranked)
