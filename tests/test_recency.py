@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from graphmem import Memory
 from graphmem.recall.ranker import AGENT, PEOPLE
-from graphmem.recall.recency import newest_first, numbers_of, pinned_first, question_kind, values
+from graphmem.recall.recency import marks_newer, newest_first, numbers_of, pinned_first, question_kind, values, words
 from graphmem.recall.telling import told
 from graphmem.recall.tuning import VERSIONS_FIRST_FOUND
 from graphmem.recall.versions import reading
@@ -398,3 +398,20 @@ def test_a_number_of_a_thing_the_question_gives_pins_the_state_it_asks_for(mem, 
     got = [m.uid for m in mem.recall("What is my accuracy percentage in solving area calculation problems after "
                                      "completing 15 problems?", user=user, asker="user").memories]
     assert got[0] == fifteen and {twelve, again} <= set(got)
+
+
+def test_a_version_marked_newer_of_the_asked_thing_is_read_below_the_window(mem, user):
+    """"my increased January book budget" marks itself the newer budget: it is the version read
+    though ten memories rank between; "a new role" marks no newer deadline."""
+    older = _say(mem, user, "I capped my monthly budget for books and subscriptions at $35.", MARCH)
+    between = [_say(mem, user, f"Can you recommend fantasy series number {i} for my winter evenings?",
+                    MARCH.replace(day=5 + i)) for i in range(10)]
+    newer = _say(mem, user, "I'm looking to spend my increased January book budget of $50 on a new series.", APRIL)
+    question = "What is my monthly budget for books and subscriptions?"
+    got = [uid for uid, _ in newest_first(mem.store, user, _ranked(older, *between, newer), question,
+                                          reading(question), thing="budget")]
+    assert got[:2] == [newer, older]
+    asked = "When is the deadline for my application for the senior producer role?"
+    assert mem.recall(asked, user=user, asker="user").analysis.thing == "deadline"
+    role = "How do I manage my time in a new role, with a course ending mid-October?"
+    assert marks_newer(role, words(asked)) and not marks_newer(role, frozenset({"deadline"}))

@@ -113,6 +113,7 @@ class Analysis:
     unknown: list[str] = field(default_factory=list)  # names the question uses that match no stored entity
     asked_back: str | None = None  # the question as the agent would ask it of the user (phrasing.ask_back)
     asker: str | None = None  # whose "I" the question means: recall's asker, or the user of a chat with an agent
+    thing: str | None = None  # what the question asks about (`asked_thing`): "deadline" in "When is the deadline ...?"
 
     def persons(self) -> list[str]:
         """The names of the people the question names."""
@@ -195,7 +196,8 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     time_range, time_text = _time_range(doc)
     kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, as_param(vectors[0]), words, total, notes,
-                    _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back, asker)
+                    _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back, asker,
+                    asked_thing(whole))
 
 
 def _nearest_entity(store: Store, user: str, vector: list[float]) -> list[dict]:
@@ -222,6 +224,22 @@ def _speakers_named(store: Store, user: str, by_norm: dict[str, Mention], named:
     rows = store.run("recall_speakers", user_id=user, names=sorted({e.name for e in common.values()}))
     speakers = {r["name"] for r in rows}
     return {norm for norm, e in common.items() if e.name in speakers}
+
+
+# Heads of a noun phrase that name no thing a question asks about: who asks, the wh-word, the
+# words a question asks for a time with ("What time ...", "which day")
+NOT_A_THING = frozenset({"time", "date", "day", "what", "which", "who", "how", "i", "you", "we", "it"})
+
+
+def asked_thing(doc) -> str | None:
+    """What a question asks about: the head of its first noun phrase that names a thing ("the
+    deadline" of "When is the deadline for submitting my application for the role?"), lower case
+    and without a plural s, as recency keys words."""
+    for chunk in doc.noun_chunks:
+        root = chunk.root
+        if root.pos_ != "PRON" and root.tag_ not in ("WP", "WDT") and root.lower_ not in NOT_A_THING:
+            return root.lower_.rstrip("s")
+    return None
 
 
 def topic_of(doc, people: list[Mention]) -> str:

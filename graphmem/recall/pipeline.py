@@ -79,7 +79,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     # conversations with an agent").
     ranker = load_ranker(settings.recall_ranker, PEOPLE if exchange else candidates.kind) if rank else None
     best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query,
-                              words=analysis.words, kind=candidates.kind)
+                              words=analysis.words, kind=candidates.kind, thing=analysis.thing)
     if exchange:
         best, placed = with_replies(best, candidates.replies)
         rankings = {**rankings, "reply": placed}

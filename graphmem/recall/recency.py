@@ -43,7 +43,8 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .telling import of_someone_else, told
-from .tuning import CHANGE_COSINE, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS, VERSION_WINDOW
+from .tuning import (CHANGE_COSINE, MARKED_BELOW, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS,
+                     VERSION_WINDOW)
 
 YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|could)\b", re.IGNORECASE)
 # A question in the simple past asks about an event ("What did Nate make on 25 February?"), not
@@ -433,9 +434,10 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
 
 
 def marks_newer(text: str, asked: frozenset[str]) -> bool:
-    """Whether a text marks the asked thing as its newer version: one of NEWER_WORDS, then a
-    word of the question within MARKED_WITHIN words ("the new April 25 deadline", "my increased
-    January book budget", "the adjusted holiday gift budget")."""
+    """Whether a text marks the asked thing as its newer version: one of NEWER_WORDS, then one
+    of the `asked` words (the thing, or the question's words) within MARKED_WITHIN words ("the
+    new April 25 deadline", "my increased January book budget", "the adjusted holiday gift
+    budget"; not "a new role" for the deadline of an application for a role)."""
     said = [_unowned(w).rstrip("s") for w in WORD.findall(prose(text).lower())]
     return any(w in NEWER_WORDS and asked.intersection(said[i + 1:i + 1 + MARKED_WITHIN]) for i, w in enumerate(said))
 
@@ -462,26 +464,28 @@ def versions_asked(question: str, ranked: Sequence[object]) -> str | None:
 def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,
                  linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
                  window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None,
-                 first_found: bool = False) -> list[tuple[str, float]]:
+                 first_found: bool = False, thing: str | None = None) -> list[tuple[str, float]]:
     """`ranked` with the version the reading wants (the later for "present", the earlier for
     "past") right above each of each speaker's first `head` memories that has one among the
     first `window`: of several later versions, the first that marks itself the newer version of
-    the asked thing (`marks_newer`), else the best ranked. `first_found`: each speaker's first
-    `head` memories that have a version get it, wherever they rank in the window, not only those
-    of the first `head` that have one. A memory with versions linked at write time (`linked`)
+    the asked `thing` (`marks_newer`: the question's words when no thing is given), else the best
+    ranked; one so marked may also be up to MARKED_BELOW below the window. `first_found`: each
+    speaker's first `head` memories that have a version get it, wherever they rank in the
+    window, not only those of the first `head` that have one. A memory with versions linked at write time (`linked`)
     is left to those links, but it can still be the version of another memory they missed: a
     link joins an update to the one earlier statement its slot lexicon read, and the same value
     said once more in other words has none ("I capped my gifts budget at $400", "I might go over
     my budget of $400 total for gifts", then "I've adjusted our holiday gift budget to $450",
-    linked to the first only). `said`: what `restated` gives for the first `window`, when the
-    caller read it already."""
+    linked to the first only). `said`: what `restated` gives for the first `window` +
+    MARKED_BELOW, when the caller read it already."""
     kind = versions_asked(question, ranked)
     if kind is None:
         return ranked
     asked = words(question)
+    marked = frozenset({thing}) if thing else asked  # what a later memory must mark as newer
     now_asked = reading == "present" and asks_a_fact(question)
     if said is None:
-        said = restated(store, user, [uid for uid, _ in ranked[:window]])
+        said = restated(store, user, [uid for uid, _ in ranked[:window + MARKED_BELOW]])
     out = list(ranked)
     read: dict[str | None, int] = {}  # speaker -> how many of their memories were read
     i = 0
@@ -493,18 +497,18 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
         if not first_found:
             read[this.speaker] = read.get(this.speaker, 0) + 1
         wanted = None
-        for j in range(i + 1, min(window, len(out))):
+        for j in range(i + 1, min(window + MARKED_BELOW, len(out))):
             other = said.get(out[j][0])
-            if other is None:
+            if other is None or j >= window and not marks_newer(other.text, marked):
                 continue
             wanted_later = reading != "past"
             earlier, later = (this, other) if wanted_later else (other, this)
             if (other.at > this.at) != wanted_later or \
-                    wanted is not None and not marks_newer(other.text, asked):
+                    wanted is not None and not marks_newer(other.text, marked):
                 continue  # once a version is found, only one marked newer can go before it
             if versions_of_one_thing(earlier, later, kind, asked, question, now_asked):
                 first, wanted = wanted is None, j
-                if not wanted_later or not first or marks_newer(other.text, asked):
+                if not wanted_later or not first or marks_newer(other.text, marked):
                     break
         if wanted is None:
             i += 1

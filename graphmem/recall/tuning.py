@@ -99,6 +99,11 @@ WORDS_FULL = 40
 # has fewer). Chosen on half
 # of BEAM's conversations and checked on the other half (bench/README.md, "Newer above older").
 VERSION_HEAD, VERSION_WINDOW = 1, 10
+# A later memory up to MARKED_BELOW below the window can still be the version read, when it marks
+# itself the newer version of the thing the question asks about ("my increased January book
+# budget of $50" for "What is my monthly budget for books?"): such a mark is rare and says what
+# the window's nearness only guesses (bench/README.md, "A word of a longer name").
+MARKED_BELOW = 4
 # By kind of conversation (ranker.conversation_kind), whether a speaker's head counts only the
 # memories that have a version: with an agent, the user's best memory is often a later request
 # on the topic with no later version of its own, and it hid the fact below it whose update the

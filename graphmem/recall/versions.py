@@ -15,7 +15,7 @@ from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
 from .recency import newest_first, pinned_first, restated, versions_asked
-from .tuning import VERSION_WINDOW, VERSIONS_FIRST_FOUND
+from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
 # Words that ask about an earlier state of things; anything else reads the present.
@@ -35,7 +35,8 @@ def reading(query: str) -> str:
 
 def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: str,
             depth: int = READ_DEPTH, question: str | None = None,
-            words: Sequence[str] = (), kind: str = PEOPLE) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
+            words: Sequence[str] = (), kind: str = PEOPLE,
+            thing: str | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
     """The ranked memories with each fact's versions in the order the reading wants: for the
     present, a superseded memory comes right after the current version of its fact (brought in
     when the channels did not find it: it is the answer to what was asked); for the past, a
@@ -44,16 +45,16 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     still holds for a question whose `words` (its lemmas) ask only about the rest. The
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, versions no link records are read too (recency.newest_first, as the `kind` of
-    conversation wants: tuning.VERSIONS_FIRST_FOUND), and for a question about the asker their
+    conversation wants: tuning.VERSIONS_FIRST_FOUND; `thing`, what the question asks about), and for a question about the asker their
     own fact goes above one told of someone close to them (whose.mine_first)."""
     head = [uid for uid, _ in ranked[:depth]]
     # the versions no link records are read beside the links: the links only narrow them down
-    said = beside(store).submit(restated, store, user, [uid for uid, _ in ranked[:VERSION_WINDOW]]) \
+    said = beside(store).submit(restated, store, user, [uid for uid, _ in ranked[:VERSION_WINDOW + MARKED_BELOW]]) \
         if question is not None and versions_asked(question, ranked) else None
     known = validity(store, user, head)
     if question is not None and said is not None:
         ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result(),
-                              first_found=VERSIONS_FIRST_FOUND[kind])
+                              first_found=VERSIONS_FIRST_FOUND[kind], thing=thing)
         ranked = mine_first(ranked, said.result(), question)
         ranked = pinned_first(ranked, said.result(), question)
     if not known:
