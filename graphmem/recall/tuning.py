@@ -102,7 +102,7 @@ VERSION_HEAD, VERSION_WINDOW = 1, 10
 # A later memory up to MARKED_BELOW below the window can still be the version read, when it marks
 # itself the newer version of the thing the question asks about ("my increased January book
 # budget of $50" for "What is my monthly budget for books?"): such a mark is rare and says what
-# the window's nearness only guesses (bench/README.md, "A word of a longer name").
+# the window's nearness only guesses (bench/README.md, "Versions of one thing").
 MARKED_BELOW = 4
 # By kind of conversation (ranker.conversation_kind), whether a speaker's head counts only the
 # memories that have a version: with an agent, the user's best memory is often a later request
