@@ -129,7 +129,8 @@ class Analysis:
                 "answer_kinds": self.answer_kinds,
                 "time_text": self.time_text,
                 "time_range": [datetime.fromtimestamp(t, timezone.utc).isoformat() for t in self.time_range]
-                if self.time_range else None, "notes": self.notes, "unknown": self.unknown, "asker": self.asker}
+                if self.time_range else None, "notes": self.notes, "unknown": self.unknown, "asker": self.asker,
+                "thing": self.thing}
 
 
 def analyse(store: Store, models: Models, user: str, query: str, asker: str | None = None) -> Analysis:

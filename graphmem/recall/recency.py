@@ -471,13 +471,13 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     the asked `thing` (`marks_newer`: the question's words when no thing is given), else the best
     ranked; one so marked may also be up to MARKED_BELOW below the window. `first_found`: each
     speaker's first `head` memories that have a version get it, wherever they rank in the
-    window, not only those of the first `head` that have one. A memory with versions linked at write time (`linked`)
-    is left to those links, but it can still be the version of another memory they missed: a
-    link joins an update to the one earlier statement its slot lexicon read, and the same value
-    said once more in other words has none ("I capped my gifts budget at $400", "I might go over
-    my budget of $400 total for gifts", then "I've adjusted our holiday gift budget to $450",
-    linked to the first only). `said`: what `restated` gives for the first `window` +
-    MARKED_BELOW, when the caller read it already."""
+    window, not only those of the first `head` that have one. A memory with versions linked at
+    write time (`linked`) is left to those links, but it can still be the version of another
+    memory they missed: a link joins an update to the one earlier statement its slot lexicon
+    read, and the same value said once more in other words has none ("I capped my gifts budget
+    at $400", "I might go over my budget of $400 total for gifts", then "I've adjusted our
+    holiday gift budget to $450", linked to the first only). `said`: what `restated` gives for
+    the first `window` + MARKED_BELOW, when the caller read it already."""
     kind = versions_asked(question, ranked)
     if kind is None:
         return ranked

@@ -45,11 +45,14 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     still holds for a question whose `words` (its lemmas) ask only about the rest. The
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, versions no link records are read too (recency.newest_first, as the `kind` of
-    conversation wants: tuning.VERSIONS_FIRST_FOUND; `thing`, what the question asks about), and for a question about the asker their
-    own fact goes above one told of someone close to them (whose.mine_first)."""
+    conversation wants: tuning.VERSIONS_FIRST_FOUND, and the `thing` it asks about), for a
+    question about the asker their own fact goes above one told of someone close to them
+    (whose.mine_first), and a number of a thing the question gives pins the memories that say it
+    first (recency.pinned_first)."""
     head = [uid for uid, _ in ranked[:depth]]
     # the versions no link records are read beside the links: the links only narrow them down
-    said = beside(store).submit(restated, store, user, [uid for uid, _ in ranked[:VERSION_WINDOW + MARKED_BELOW]]) \
+    read = [uid for uid, _ in ranked[:VERSION_WINDOW + MARKED_BELOW]]
+    said = beside(store).submit(restated, store, user, read) \
         if question is not None and versions_asked(question, ranked) else None
     known = validity(store, user, head)
     if question is not None and said is not None:
