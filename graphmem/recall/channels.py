@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Protocol
+from typing import Callable, Iterable, Protocol
 
 from ..store import Store
 from .analysis import Analysis
@@ -67,6 +67,17 @@ class Booster(Channel, Protocol):
 def by_score(scores: dict[str, float], depth: int) -> list[str]:
     """The uids by score, best first, ties to the smaller uid."""
     return sorted(scores, key=lambda uid: (-round(scores[uid], SCORE_DECIMALS), uid))[:depth]
+
+
+def first_where(ranked: list[tuple[str, float]], chosen: Callable[[str], bool]) -> list[tuple[str, float]]:
+    """`ranked` (uid, score) with the uids `chosen` picks above the rest, each side in its order;
+    a score lowered where needed so that scores stay in order down the list."""
+    out: list[tuple[str, float]] = []
+    floor = float("inf")
+    for uid, score in [item for item in ranked if chosen(item[0])] + [item for item in ranked if not chosen(item[0])]:
+        floor = min(floor, score)
+        out.append((uid, floor))
+    return out
 
 
 def cosines_of(rows: Iterable[dict]) -> dict[str, Cosines]:

@@ -42,6 +42,7 @@ from ..ingest.markup import prose
 from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
+from .channels import first_where
 from .telling import of_someone_else, told
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
@@ -256,17 +257,9 @@ def pinned_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], ques
         return ranked
     patterns = [re.compile(rf"(?<![\d,.]){re.escape(n)}\s+(?:[a-z]+\s+)?{re.escape(thing)}", re.IGNORECASE)
                 for n, thing in pins]
-    head = ranked[:window]
-    hit = [item for item in head if (this := said.get(item[0])) is not None
-           and any(p.search(prose(this.text)) for p in patterns)]
-    if not hit:
-        return ranked
-    out: list[tuple[str, float]] = []
-    floor = float("inf")
-    for uid, score in hit + [item for item in head if item not in hit]:
-        floor = min(floor, score)
-        out.append((uid, floor))
-    return out + ranked[window:]
+    hit = {uid for uid, _ in ranked[:window] if (this := said.get(uid)) is not None
+           and any(p.search(prose(this.text)) for p in patterns)}
+    return first_where(ranked[:window], hit.__contains__) + ranked[window:] if hit else ranked
 
 
 def _goes_on_elsewhere(pairs: set[tuple[str, str]], triples: set[tuple[str, str, str]], x: str, word: str,

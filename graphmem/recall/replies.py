@@ -14,6 +14,7 @@ import re
 from typing import Mapping
 
 from ..ingest.messages import USER_ROLE
+from .channels import first_where
 
 # A question on what the agent said ("did you", "you recommended") or a summary of the conversation.
 EXCHANGE = re.compile(r"\b(did you|you (recommended|suggested|said|mentioned|advised|explained|told))\b|\bsummar",
@@ -41,14 +42,7 @@ def own_words_first(ranked: list[tuple[str, float]], speakers: Mapping[str, str 
     """`ranked` with what `asker` said above what others said, each side in its order; a memory
     of no known speaker (a current version recall brought in) stays on the asker's side, with
     the fact it stands for. Scores stay in order down the list."""
-    own = [item for item in ranked if speakers.get(item[0], asker) == asker]
-    others = [item for item in ranked if speakers.get(item[0], asker) != asker]
-    out: list[tuple[str, float]] = []
-    floor = float("inf")
-    for uid, score in own + others:
-        floor = min(floor, score)
-        out.append((uid, floor))
-    return out
+    return first_where(ranked, lambda uid: speakers.get(uid, asker) == asker)
 
 
 def agent_replies(rows: list[dict]) -> dict[str, str]:
