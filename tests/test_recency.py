@@ -415,3 +415,35 @@ def test_a_version_marked_newer_of_the_asked_thing_is_read_below_the_window(mem,
     assert mem.recall(asked, user=user, asker="user").analysis.thing == "deadline"
     role = "How do I manage my time in a new role, with a course ending mid-October?"
     assert marks_newer(role, words(asked)) and not marks_newer(role, frozenset({"deadline"}))
+
+
+def test_a_later_memory_marked_the_new_one_of_the_asked_thing_tells_a_change(mem, user):
+    """For a question about now, "a new number" tells that the number changed, though the two
+    share one of the question's words; a clause "now because ..." tells a change as "now." does;
+    "How big ...?" asks for a value."""
+    for older, newer, question, thing in [
+            ("My phone number is 555-0101.", "I got a new number: 555-0199.", "What's my phone number?", "number"),
+            ("Our team has 6 engineers.", "We hired two more engineers, so the team is 8 now.", "How big is my team?",
+             "team"),
+            ("I go to the gym three times a week.", "I only manage the gym once a week now because of the new job.",
+             "How often do I go to the gym?", "gym")]:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        got = newest_first(mem.store, user, _ranked(first, second), question, reading(question), thing=thing)
+        assert [uid for uid, _ in got] == [second, first], question
+    assert question_kind("How big is my team?") == "value"
+
+
+def test_a_new_thing_of_someone_else_or_another_thing_marked_new_is_no_version(mem, user):
+    """"My wife set up a new email" or "got a new phone" is hers; "a new suitcase for the trip"
+    is no new budget; a finished race or project ends no habit or job."""
+    for older, newer, question, thing in [
+            ("My phone is an iPhone 12.", "My wife got a new phone, a Pixel 8.", "What phone do I have?", "phone"),
+            ("My email is sam.lee@gmail.com.", "My wife set up a new email, ann.lee@proton.me.", "What's my email?",
+             "email"),
+            ("Our budget for the trip is $3,000.", "I got a new suitcase for the trip for $200.",
+             "What is our trip budget?", "budget"),
+            ("I go running on Mondays.", "I finished a 10k race last weekend.", "When do I go running?", None),
+            ("I work at Acme as a designer.", "I finished the Acme rebrand project.", "Where do I work?", None)]:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        got = newest_first(mem.store, user, _ranked(first, second), question, reading(question), thing=thing)
+        assert [uid for uid, _ in got] == [first, second], question

@@ -15,7 +15,8 @@ manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now
 question about how things stand now, a near later memory that tells a change is a version too
 (`told_anew`: "Am I a smoker?" after "I smoke about half a pack a day" and "I quit smoking two
 months ago"), whatever words it shares with the question; a less near one too when the change
-is the speaker's own and, where it names values, a new one. And neither
+is the speaker's own and, where it names values, a new one; and one that calls itself the new one
+of the asker's asked thing tells a change though no verb says one ("I got a new number"). And neither
 may name another thing where the other names the question's (`other_thing`: the question's
 "web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make" and "my
 wife makes"). For a question about the present the later one is put right above the earlier
@@ -43,7 +44,7 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
-from .telling import of_someone_else, told
+from .telling import asks_of_the_asker, of_someone_else, told
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
 
@@ -51,12 +52,13 @@ YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|co
 # A question in the simple past asks about an event ("What did Nate make on 25 February?"), not
 # about how things stand now.
 SIMPLE_PAST = re.compile(r"\b(did|was|were|had)\b", re.IGNORECASE)
-ASKS_VALUE = re.compile(r"\b(what|how many|how much|how long|when|which)\b", re.IGNORECASE)
-# A request to the agent ("Can you give me a summary of ...?"), and the words that ask for a place, a
-# person or how often: what `asks_a_fact` reads beside ASKS_VALUE and YES_OR_NO.
+ASKS_VALUE = re.compile(r"\b(what|how (many|much|long|big|large|small|old|far|tall|heavy|fast|often)|when|which)\b",
+                        re.IGNORECASE)
+# A request to the agent ("Can you give me a summary of ...?"), and the words that ask for a place or
+# a person: what `asks_a_fact` reads beside ASKS_VALUE and YES_OR_NO.
 REQUEST = re.compile(rf"^\W*({'|'.join(sorted(ASKING_YOU))})\s+you\b(?!\s+(please\s+)?(tell|remind)\s+me\b)",
                      re.IGNORECASE)  # "Can you remind me where I live?" asks where
-ASKS_FACT = re.compile(r"\b(where|who|whom|how often)\b", re.IGNORECASE)
+ASKS_FACT = re.compile(r"\b(where|who|whom)\b", re.IGNORECASE)
 _MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)")
 VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\d{1,2}\b", re.IGNORECASE)
@@ -310,7 +312,7 @@ WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think
 # said first ("now I'm wondering"), after a duration ("for 3 months now") or as "right now", "for
 # now", "just now" or "by now" it is discourse ("I'm single right now" tells no change).
 NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
-                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which)\b))", re.IGNORECASE)
+                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which|because)\b))", re.IGNORECASE)
 DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 # Words that tell a value moved or a state ended ("increased", "cut", "gave up"), beyond the
 # replacements of claims.CHANGED ("switched", "moved", "no longer"): weaker, so they tell a change
@@ -371,7 +373,7 @@ def renamed(earlier: Said, later: Said) -> bool:
 
 
 def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozenset[str], question: str = "",
-                          now_asked: bool = False) -> bool:
+                          now_asked: bool = False, thing: str | None = None) -> bool:
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
     earlier's value and says it changed (`renamed`), or it differs where the question asks, or
     (`now_asked`: the question asks how things stand now) it tells a change near enough to the
@@ -381,12 +383,13 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
         return False
     cosine = float(earlier.vector @ later.vector)
     if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
-            or now_asked and told_anew(earlier, later, kind, cosine, question)):
+            or now_asked and told_anew(earlier, later, kind, cosine, question, thing)):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
 
 
-def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: str = "") -> bool:
+def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: str = "",
+              thing: str | None = None) -> bool:
     """Whether `later`, `cosine` near `earlier`, tells a change (`change_told`, MOVED_ON's words
     too: "I quit smoking two months ago" after "I smoke about half a pack a day") near enough to
     be its version: VERSION_COSINE near; or CHANGE_COSINE near when the change is the speaker's
@@ -396,19 +399,32 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
     one that asks when, it says when ("The pottery studio raised the fee to $240" after "My
     pottery class is Wednesday evenings at 6:30" does not). An update said in other words is
     often no nearer ("IT finally replaced my work laptop with a ThinkPad" after "I use a MacBook
-    Air M1 for work")."""
-    if cosine < CHANGE_COSINE or change_told(later, moved_on=True) is None:
+    Air M1 for work"). A memory that calls itself the new one of the asked `thing` tells a change
+    too (`_called_new`), but never one told of someone else ("My wife set up a new email")."""
+    if cosine < CHANGE_COSINE:
+        return False
+    only_called_new = change_told(later, moved_on=True) is None
+    if only_called_new and not _called_new(later, question, thing):
+        return False
+    if (only_called_new or cosine < VERSION_COSINE) and of_someone_else(later.text):
         return False
     if cosine >= VERSION_COSINE:
         return True
-    if of_someone_else(later.text):
-        return False
     if kind != "value":
         return True
     if WHEN_ASKED.search(question) and WHEN.search(earlier.text) and not WHEN.search(later.text):
         return False
     named = values(later.text)
     return not named or not named <= values(earlier.text)
+
+
+def _called_new(later: Said, question: str, thing: str | None) -> bool:
+    """Whether `later` calls itself the new one of the asked `thing` (`marks_newer`) where the
+    question asks about the asker's own: "I got a new number: 555-0199" for "What's my phone
+    number?", a change told without a verb of change. Of someone else's things "a new show" is
+    as often one more as a replacement; and the agent tells no change of the user's."""
+    return thing is not None and (later.speaker or "").lower() not in ADVISORS and asks_of_the_asker(question) \
+        and marks_newer(later.text, frozenset({thing}))
 
 
 def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float) -> bool:
@@ -423,7 +439,9 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
     elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
         return False
     need = max(1, min(VERSION_QUESTION_WORDS, len(asked)))  # "What's my GPA?" has one to hold
-    return len(asked & words(earlier.text) & words(later.text)) >= need
+    if len(asked & words(earlier.text) & words(later.text)) < need:
+        return False
+    return of_someone_else(later.text) <= of_someone_else(earlier.text)  # "My wife got a new phone" is hers
 
 
 def marks_newer(text: str, asked: frozenset[str]) -> bool:
@@ -499,7 +517,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
             if (other.at > this.at) != wanted_later or \
                     wanted is not None and not marks_newer(other.text, marked):
                 continue  # once a version is found, only one marked newer can go before it
-            if versions_of_one_thing(earlier, later, kind, asked, question, now_asked):
+            if versions_of_one_thing(earlier, later, kind, asked, question, now_asked, thing):
                 first, wanted = wanted is None, j
                 if not wanted_later or not first or marks_newer(other.text, marked):
                     break

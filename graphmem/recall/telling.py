@@ -51,8 +51,10 @@ PEOPLE = (KIN - NOT_PEOPLE) | {"neighbor", "neighbors", "neighbour", "neighbours
                                "daughters", "sisters", "brothers", "in-laws", "inlaws", "mum", "girlfriends",
                                "boyfriends", "bestie", "bff", "toddler", "toddlers", "baby", "babies", "grandkids",
                                "grandchildren"}
-# The speaker's own words for themselves, in any case but "US" (the country).
-FIRST_PERSON = re.compile(r"\b(?-i:(?!US\b))(i|me|my|mine|myself|we|us|our|ours|ourselves)\b", re.IGNORECASE)
+# The speaker's own words for themselves, in any case but "US" (the country), and not in an address
+# ("ann@proton.me", "about.me/ann").
+FIRST_PERSON = re.compile(r"(?<![.@/])\b(?-i:(?!US\b))(i|me|my|mine|myself|we|us|our|ours|ourselves)\b(?![.@/]\w)",
+                          re.IGNORECASE)
 OWNING = {"my", "our"}
 WORD = re.compile(r"[a-z][a-z'’-]*")
 # How many words may stand between "my" and the person: "my older sister", "my best friend's".
