@@ -15,11 +15,11 @@ manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now
 question about how things stand now, a near later memory that tells a change is a version too
 (`told_anew`: "Am I a smoker?" after "I smoke about half a pack a day" and "I quit smoking two
 months ago"), whatever words it shares with the question; a less near one too when the change
-is the speaker's own and, where it names values, a new one; and one that calls itself the new one
-of the asker's asked thing tells a change though no verb says one ("I got a new number"). And neither
-may name another thing where the other names the question's (`other_thing`: the question's
-"web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make" and "my
-wife makes"). For a question about the present the later one is put right above the earlier
+is the speaker's own and, where it names values, a new one; and one that calls itself the new
+one of the asker's asked thing tells a change though no verb says one ("I got a new number").
+And neither may name another thing where the other names the question's (`other_thing`: the
+question's "web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make"
+and "my wife makes"). For a question about the present the later one is put right above the earlier
 one (of several later ones, the first that marks itself the newer: "the new April 25
 deadline"); for one about the past the earlier above the later. Nothing else moves but by the one
 place the moved memory left, and only within the first VERSION_WINDOW: which memories are in
@@ -429,7 +429,9 @@ def _called_new(later: Said, question: str, thing: str | None) -> bool:
 
 def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float) -> bool:
     """Whether two near memories that both hold the question's words differ where it asks: a new
-    value for a value question, a negation on one side only for a yes-or-no question."""
+    value for a value question, a negation on one side only for a yes-or-no question; and the
+    later is not told of someone else where the earlier is the speaker's own ("My wife got a new
+    phone, a Pixel 8" after "My phone is an iPhone 12")."""
     if cosine < VERSION_COSINE or kind == "other":
         return False
     if kind == "value":
@@ -441,7 +443,7 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
     need = max(1, min(VERSION_QUESTION_WORDS, len(asked)))  # "What's my GPA?" has one to hold
     if len(asked & words(earlier.text) & words(later.text)) < need:
         return False
-    return of_someone_else(later.text) <= of_someone_else(earlier.text)  # "My wife got a new phone" is hers
+    return of_someone_else(later.text) <= of_someone_else(earlier.text)
 
 
 def marks_newer(text: str, asked: frozenset[str]) -> bool:
