@@ -447,3 +447,18 @@ def test_a_new_thing_of_someone_else_or_another_thing_marked_new_is_no_version(m
         first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
         got = newest_first(mem.store, user, _ranked(first, second), question, reading(question), thing=thing)
         assert [uid for uid, _ in got] == [first, second], question
+
+
+def test_a_present_set_against_a_past_tells_a_change_where_it_says_the_questions_word(mem, user):
+    """"Nowadays I work from home" tells that where the speaker works changed; "Jenkins got
+    retired" that the CI did; "These days I'm reading a lot about Berlin" says no word of "Where
+    do I live?" and moves nothing."""
+    for older, newer, question, moved in [
+            ("I work from the office every day.", "Nowadays I work from home three days a week.",
+             "Where do I work from?", True),
+            ("We use Jenkins for CI.", "We're on GitHub Actions for CI at the moment; Jenkins got retired.",
+             "What do we use for CI?", True),
+            ("I live in Chicago.", "These days I'm reading a lot about Berlin.", "Where do I live?", False)]:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        got = newest_first(mem.store, user, _ranked(first, second), question, reading(question))
+        assert [uid for uid, _ in got] == ([second, first] if moved else [first, second]), question

@@ -15,8 +15,9 @@ manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now
 question about how things stand now, a near later memory that tells a change is a version too
 (`told_anew`: "Am I a smoker?" after "I smoke about half a pack a day" and "I quit smoking two
 months ago"), whatever words it shares with the question; a less near one too when the change
-is the speaker's own and, where it names values, a new one; and one that calls itself the new
-one of the asker's asked thing tells a change though no verb says one ("I got a new number").
+is the speaker's own and, where it names values, a new one. Without a verb, a change is told by
+a present set against a past where a question word is said ("Nowadays I work from home"), or by
+a memory that calls itself the new one of the asker's asked thing ("I got a new number").
 And neither may name another thing where the other names the question's (`other_thing`: the
 question's "web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make"
 and "my wife makes"). For a question about the present the later one is put right above the earlier
@@ -314,6 +315,11 @@ WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think
 NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
                       r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which|because)\b))", re.IGNORECASE)
 DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
+# Words that set a present against a past wherever a clause says them ("Nowadays I work from home",
+# "I bike to work these days", "from now on we deploy on Tuesdays"), where "now" does only at a
+# clause's end; "right now" and "at the moment" say only the present ("I'm single at the moment"),
+# and "lately" mostly a mood ("Things have been hectic lately").
+PRESENT_TOLD = re.compile(r"\b(nowadays|these days|from now on)\b", re.IGNORECASE)
 # Words that tell a value moved or a state ended ("increased", "cut", "gave up"), beyond the
 # replacements of claims.CHANGED ("switched", "moved", "no longer"): weaker, so they tell a change
 # only of a memory near enough (`told_anew`), not by naming an old value alone (`renamed`,
@@ -321,7 +327,7 @@ DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
 MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
                       r"lowered|reduced|dropped|up to|down to|traded|sold|gave up|transferred|relocated|refinanced|"
-                      r"downgraded|decommissioned|rewrote|rewritten|ripped out|got promoted|"
+                      r"downgraded|decommissioned|retired|rewrote|rewritten|ripped out|got promoted|"
                       r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to)\b",
                       re.IGNORECASE)
 
@@ -399,11 +405,13 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
     one that asks when, it says when ("The pottery studio raised the fee to $240" after "My
     pottery class is Wednesday evenings at 6:30" does not). An update said in other words is
     often no nearer ("IT finally replaced my work laptop with a ThinkPad" after "I use a MacBook
-    Air M1 for work"). A memory that calls itself the new one of the asked `thing` tells a change
-    too (`_called_new`), but never one told of someone else ("My wife set up a new email")."""
+    Air M1 for work"). A memory that sets its present against a past where it says a question word
+    tells a change too (`_present_told`: "Nowadays I work from home"), and so does one that calls
+    itself the new one of the asked `thing` (`_called_new`), but never one told of someone else
+    ("My wife set up a new email")."""
     if cosine < CHANGE_COSINE:
         return False
-    only_called_new = change_told(later, moved_on=True) is None
+    only_called_new = change_told(later, moved_on=True) is None and not _present_told(later, question)
     if only_called_new and not _called_new(later, question, thing):
         return False
     if (only_called_new or cosine < VERSION_COSINE) and of_someone_else(later.text):
@@ -416,6 +424,15 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
         return False
     named = values(later.text)
     return not named or not named <= values(earlier.text)
+
+
+def _present_told(later: Said, question: str) -> bool:
+    """Whether `later` sets a present against a past (PRESENT_TOLD: "Nowadays I work from home")
+    where it says a word of the question ("Where do I work from?"): the words say a change
+    happened, not of what, and "These days I'm reading a lot about Berlin" is no answer to
+    "Where do I live?". The agent tells no change of the user's."""
+    return (later.speaker or "").lower() not in ADVISORS and bool(PRESENT_TOLD.search(_told_not_weighed(later.text))) \
+        and bool(words(question) & words(later.text))
 
 
 def _called_new(later: Said, question: str, thing: str | None) -> bool:
