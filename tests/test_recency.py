@@ -462,3 +462,24 @@ def test_a_present_set_against_a_past_tells_a_change_where_it_says_the_questions
         first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
         got = newest_first(mem.store, user, _ranked(first, second), question, reading(question))
         assert [uid for uid, _ in got] == ([second, first] if moved else [first, second]), question
+
+
+def test_a_question_about_before_a_change_reads_a_change_told_in_other_words(mem, user):
+    """For "How much did I weigh before the diet?" the earlier weight goes above "I'm down to 76
+    kg after the diet", as the later goes above the earlier for "How much do I weigh?"; "did I
+    use to" asks about the past as "used to" does; a memory that says "I used to ..." tells the
+    former state itself, and nothing goes above it."""
+    for older, newer, question in [
+            ("I weigh 82 kg.", "I'm down to 76 kg after the diet.", "How much did I weigh before the diet?"),
+            ("I use VS Code for everything.", "I've switched to Neovim as my main editor.",
+             "Which editor did I use before Neovim?"),
+            ("I drive a Honda Civic.", "I sold the Civic and bought a Tesla Model 3.", "What car did I use to drive?")]:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        assert reading(question) == "past", question
+        got = newest_first(mem.store, user, _ranked(second, first), question, reading(question))
+        assert [uid for uid, _ in got] == [first, second], question
+    riding = _say(mem, user, "I go horseback riding with my dad every Sunday.", MARCH)
+    used_to = _say(mem, user, "We stopped riding this year; I used to go horseback riding with my dad.", APRIL)
+    question = "What did I use to do with my dad?"
+    got = newest_first(mem.store, user, _ranked(used_to, riding), question, reading(question))
+    assert [uid for uid, _ in got] == [used_to, riding]  # it tells the former state itself

@@ -126,6 +126,14 @@ def asks_a_fact(question: str) -> bool:
     return question_kind(question) != "other" or bool(ASKS_FACT.search(question))
 
 
+def asks_a_former_fact(question: str) -> bool:
+    """Whether a question that reads the past (versions.reading: "Which editor did I use before
+    Neovim?", "What car did I use to drive?") asks how a fact stood before it changed: its value,
+    place or person, or whether it held; not as a request to the agent. Its tense is the past's,
+    so the simple past asks no event here."""
+    return not REQUEST.search(question) and (question_kind(question) != "other" or bool(ASKS_FACT.search(question)))
+
+
 @lru_cache(maxsize=1)
 def _stop_words() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS  # here: the one-shot CLI commands import no spaCy
@@ -320,6 +328,9 @@ DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 # clause's end; "right now" and "at the moment" say only the present ("I'm single at the moment"),
 # and "lately" mostly a mood ("Things have been hectic lately").
 PRESENT_TOLD = re.compile(r"\b(nowadays|these days|from now on)\b", re.IGNORECASE)
+# A memory that tells a former state itself ("I used to go horseback riding with my dad") answers a
+# question about the past: no earlier memory is its older version.
+FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 # Words that tell a value moved or a state ended ("increased", "cut", "gave up"), beyond the
 # replacements of claims.CHANGED ("switched", "moved", "no longer"): weaker, so they tell a change
 # only of a memory near enough (`told_anew`), not by naming an old value alone (`renamed`,
@@ -379,17 +390,17 @@ def renamed(earlier: Said, later: Said) -> bool:
 
 
 def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozenset[str], question: str = "",
-                          now_asked: bool = False, thing: str | None = None) -> bool:
+                          state_asked: bool = False, thing: str | None = None) -> bool:
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
     earlier's value and says it changed (`renamed`), or it differs where the question asks, or
-    (`now_asked`: the question asks how things stand now) it tells a change near enough to the
-    earlier (`told_anew`); and neither names another thing where the other names the question's
+    (`state_asked`: the question asks how a fact stands now, or stood before it changed) it tells a
+    change near enough to the earlier (`told_anew`); and neither names another thing where the other names the question's
     (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     cosine = float(earlier.vector @ later.vector)
     if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
-            or now_asked and told_anew(earlier, later, kind, cosine, question, thing)):
+            or state_asked and told_anew(earlier, later, kind, cosine, question, thing)):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
 
@@ -506,14 +517,16 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     memory they missed: a link joins an update to the one earlier statement its slot lexicon
     read, and the same value said once more in other words has none ("I capped my gifts budget
     at $400", "I might go over my budget of $400 total for gifts", then "I've adjusted our
-    holiday gift budget to $450", linked to the first only). `said`: what `restated` gives for
+    holiday gift budget to $450", linked to the first only). For the past, a memory that tells a
+    former state itself (FORMER_TOLD: "I used to go horseback riding with my dad") answers as it
+    is: no earlier memory goes above it. `said`: what `restated` gives for
     the first `window` + MARKED_BELOW, when the caller read it already."""
     kind = versions_asked(question, ranked)
     if kind is None:
         return ranked
     asked = words(question)
     marked = frozenset({thing}) if thing else asked  # what a later memory must mark as newer
-    now_asked = reading == "present" and asks_a_fact(question)
+    state_asked = asks_a_fact(question) if reading == "present" else asks_a_former_fact(question)
     if said is None:
         said = restated(store, user, [uid for uid, _ in ranked[:window + MARKED_BELOW]])
     out = list(ranked)
@@ -521,7 +534,8 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     i = 0
     while i < min(window, len(out)):
         this = said.get(out[i][0])
-        if this is None or out[i][0] in linked or read.get(this.speaker, 0) >= head:
+        if this is None or out[i][0] in linked or read.get(this.speaker, 0) >= head or \
+                reading == "past" and FORMER_TOLD.search(this.text):
             i += 1
             continue
         if not first_found:
@@ -536,7 +550,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
             if (other.at > this.at) != wanted_later or \
                     wanted is not None and not marks_newer(other.text, marked):
                 continue  # once a version is found, only one marked newer can go before it
-            if versions_of_one_thing(earlier, later, kind, asked, question, now_asked, thing):
+            if versions_of_one_thing(earlier, later, kind, asked, question, state_asked, thing):
                 first, wanted = wanted is None, j
                 if not wanted_later or not first or marks_newer(other.text, marked):
                     break

@@ -19,7 +19,7 @@ from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
 # Words that ask about an earlier state of things; anything else reads the present.
-PAST = re.compile(r"\b(before|used to|previously|formerly|originally|at first|in the past|former|(?<!how )old|earlier|"
+PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|formerly|originally|at first|in the past|former|(?<!how )old|earlier|"
                   r"back then|prior|until|anymore)\b|\b(my|your|his|her|their|our|its)\s+first\b", re.IGNORECASE)
 # ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
 # answers; and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job").
