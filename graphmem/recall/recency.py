@@ -12,9 +12,10 @@ them negated or ended ("I quit smoking") and the other not. For any question, a 
 also a version when it tells a change and names the earlier's value (`renamed`): the old value
 ties the two together where the question's words are in neither ("Who's my boss?" after "My
 manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). For a
-question about how things stand now, a near later memory that tells a change is a version too
-(`told_anew`: "Am I a smoker?" after "I smoke about half a pack a day" and "I quit smoking two
-months ago"), whatever words it shares with the question; a less near one too when the change
+question about how things stand now (or stood before a change: `asks_a_former_fact`), a near
+later memory that tells a change is a version too (`told_anew`: "Am I a smoker?" after "I smoke
+about half a pack a day" and "I quit smoking two months ago"), whatever words it shares with the
+question; a less near one too when the change
 is the speaker's own and, where it names values, a new one. Without a verb, a change is told by
 a present set against a past where a question word is said ("Nowadays I work from home"), or by
 a memory that calls itself the new one of the asker's asked thing ("I got a new number").
@@ -22,7 +23,8 @@ And neither may name another thing where the other names the question's (`other_
 question's "web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make"
 and "my wife makes"). For a question about the present the later one is put right above the earlier
 one (of several later ones, the first that marks itself the newer: "the new April 25
-deadline"); for one about the past the earlier above the later. Nothing else moves but by the one
+deadline"); for one about the past the earlier above the later, unless the later tells the former
+state itself ("I used to ..."). Nothing else moves but by the one
 place the moved memory left, and only within the first VERSION_WINDOW: which memories are in
 that many first results does not change. The memory read is each speaker's best (in a chat with
 an agent, each speaker's first that has a version: the user's best is often a later request on
@@ -394,8 +396,8 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
     earlier's value and says it changed (`renamed`), or it differs where the question asks, or
     (`state_asked`: the question asks how a fact stands now, or stood before it changed) it tells a
-    change near enough to the earlier (`told_anew`); and neither names another thing where the other names the question's
-    (`other_thing`)."""
+    change near enough to the earlier (`told_anew`); and neither names another thing where the
+    other names the question's (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     cosine = float(earlier.vector @ later.vector)
