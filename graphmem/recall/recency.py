@@ -12,7 +12,7 @@ them negated or ended ("I quit smoking") and the other not. For any question, a 
 also a version when it tells a change and names the earlier's value (`renamed`): the old value
 ties the two together where the question's words are in neither ("Who's my boss?" after "My
 manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). For a
-question about how things stand now (or stood before a change: `asks_a_former_fact`), a near
+question about how things stand now (or stood before a change: `asks_a_fact`), a near
 later memory that tells a change is a version too (`told_anew`: "Am I a smoker?" after "I smoke
 about half a pack a day" and "I quit smoking two months ago"), whatever words it shares with the
 question; a less near one too when the change
@@ -117,23 +117,17 @@ def question_kind(question: str) -> str:
     return "value" if ASKS_VALUE.search(question) else "other"
 
 
-def asks_a_fact(question: str) -> bool:
-    """Whether the question asks how a fact stands now: its value, its place, person or
-    frequency, or whether it holds ("What dose am I on?", "Where do I live?", "Do I still
-    smoke?"), in the present ("Did I smoke in January?" asks about an event), and not as a
-    request to the agent ("Can you summarise how my plans evolved?") nor for advice ("How should
-    I structure the interviews?")."""
-    if REQUEST.search(question) or SIMPLE_PAST.search(question):
+def asks_a_fact(question: str, reading: str = "present") -> bool:
+    """Whether the question asks how a fact stands now, or (`reading` "past", versions.reading)
+    how it stood before it changed: its value, its place, person or frequency, or whether it
+    holds ("What dose am I on?", "Where do I live?", "Do I still smoke?", "Which editor did I use
+    before Neovim?"), not as a request to the agent ("Can you summarise how my plans evolved?")
+    nor for advice ("How should I structure the interviews?"). Read for the present, a question
+    in the simple past asks about an event ("Did I smoke in January?"); one that reads the past
+    is in that tense anyway."""
+    if REQUEST.search(question) or reading == "present" and SIMPLE_PAST.search(question):
         return False
     return question_kind(question) != "other" or bool(ASKS_FACT.search(question))
-
-
-def asks_a_former_fact(question: str) -> bool:
-    """Whether a question that reads the past (versions.reading: "Which editor did I use before
-    Neovim?", "What car did I use to drive?") asks how a fact stood before it changed: its value,
-    place or person, or whether it held; not as a request to the agent. Its tense is the past's,
-    so the simple past asks no event here."""
-    return not REQUEST.search(question) and (question_kind(question) != "other" or bool(ASKS_FACT.search(question)))
 
 
 @lru_cache(maxsize=1)
@@ -363,11 +357,16 @@ def change_told(said: Said, moved_on: bool = False) -> str | None:
     "Left" alone says no change (keys and days are left too), a change asked about or only
     weighed ("thinking about switching") is not told, and the agent's replies tell no change of
     the user's."""
-    if (said.speaker or "").lower() in ADVISORS:  # the agent restates and advises; it tells no change
+    if _the_agents(said):  # the agent restates and advises; it tells no change
         return None
     text = _told_not_weighed(said.text)
     changed = CHANGED.search(text) or (moved_on and MOVED_ON.search(text)) or _now_told(text)
     return text if changed else None
+
+
+def _the_agents(said: Said) -> bool:
+    """Whether the agent said it (claims.ADVISORS): its words tell no change of the user's."""
+    return (said.speaker or "").lower() in ADVISORS
 
 
 @lru_cache(maxsize=64)  # a later memory is read by `renamed` and by the nearer rule, against each earlier one
@@ -444,7 +443,7 @@ def _present_told(later: Said, question: str) -> bool:
     where it says a word of the question ("Where do I work from?"): the words say a change
     happened, not of what, and "These days I'm reading a lot about Berlin" is no answer to
     "Where do I live?". The agent tells no change of the user's."""
-    return (later.speaker or "").lower() not in ADVISORS and bool(PRESENT_TOLD.search(_told_not_weighed(later.text))) \
+    return not _the_agents(later) and bool(PRESENT_TOLD.search(_told_not_weighed(later.text))) \
         and bool(words(question) & words(later.text))
 
 
@@ -453,7 +452,7 @@ def _called_new(later: Said, question: str, thing: str | None) -> bool:
     question asks about the asker's own: "I got a new number: 555-0199" for "What's my phone
     number?", a change told without a verb of change. Of someone else's things "a new show" is
     as often one more as a replacement; and the agent tells no change of the user's."""
-    return thing is not None and (later.speaker or "").lower() not in ADVISORS and asks_of_the_asker(question) \
+    return thing is not None and not _the_agents(later) and asks_of_the_asker(question) \
         and marks_newer(later.text, frozenset({thing}))
 
 
@@ -528,7 +527,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
         return ranked
     asked = words(question)
     marked = frozenset({thing}) if thing else asked  # what a later memory must mark as newer
-    state_asked = asks_a_fact(question) if reading == "present" else asks_a_former_fact(question)
+    state_asked = asks_a_fact(question, reading)
     if said is None:
         said = restated(store, user, [uid for uid, _ in ranked[:window + MARKED_BELOW]])
     out = list(ranked)
