@@ -1,8 +1,9 @@
 // memory_versions: of the given memories, the (subject, slot) keys each claims, which newer
 // memories supersede each (uid, when, basis, confidence, the key), which older ones each
-// supersedes, and the current versions at the end of each chain that starts at it, with the
-// chain's key: a chain follows one key, at most 8 steps on, to a memory no complete one
-// supersedes on that key. A key is written `subject|slot`. Whether a memory is superseded at all (every key it claims
+// supersedes, the current versions at the end of each chain that starts at it, with the
+// chain's key, and every version on those chains with its key and when it was said (the
+// version that held at a time): a chain follows one key, at most 8 steps on, to a memory no
+// complete one supersedes on that key. A key is written `subject|slot`. Whether a memory is superseded at all (every key it claims
 // retired) or only in part is for graphmem/supersession.py to say.
 // params: user_id, uids
 // mode: read
@@ -26,5 +27,7 @@ RETURN m.uid AS uid, m.observed_at AS at, claimed, newer, older,
        collect(DISTINCT CASE WHEN subject IS NOT NULL
                              AND size([(h)<-[t:SUPERSEDES]-(x:Memory {complete: true})
                                        WHERE t.subject = subject AND t.slot = slot | x.uid]) = 0
-                        THEN [h.uid, toString(subject) + '|' + slot] END) AS current
+                        THEN [h.uid, toString(subject) + '|' + slot] END) AS current,
+       collect(DISTINCT CASE WHEN subject IS NOT NULL
+                        THEN [h.uid, toString(subject) + '|' + slot, h.observed_at] END) AS later
 ORDER BY uid

@@ -211,6 +211,8 @@ class Validity:
     supersedes: list[str]
     ends: list[tuple[str, str]]  # (uid, key): the versions that hold now, at the end of each of its chains
     claimed: frozenset[str] = frozenset()  # the keys it claims, `subject|slot`
+    at: float | None = None  # when it was said (epoch seconds)
+    later: list[tuple[str, str, float | None]] = field(default_factory=list)  # (uid, key, said at) of each newer version on its chains
 
     @property
     def current(self) -> list[str]:
@@ -253,6 +255,17 @@ class Validity:
     def valid_until(self) -> float | None:
         return self.retired()
 
+    def then(self, when: float) -> Validity:
+        """Its versions as they stood at `when`: the links made by then, and at the end of each
+        chain the version said last by then."""
+        links = [s for s in self.superseded_by if s["at"] is not None and s["at"] <= when]
+        last: dict[str, tuple[float, str]] = {}
+        for uid, key, at in self.later:
+            if at is not None and at <= when and (at, uid) > last.get(key, (float("-inf"), "")):
+                last[key] = (at, uid)
+        return Validity(links, self.supersedes, sorted((uid, key) for key, (_, uid) in last.items()),
+                        self.claimed, self.at, self.later)
+
     @property
     def partly_until(self) -> float | None:
         """When a newer memory first gave a new value for one of its claims while the others
@@ -275,7 +288,8 @@ def validity(store: Store, user: str, uids: list[str]) -> dict[str, Validity]:
                         for n in row["newer"] if n), key=lambda s: (s["at"] or 0.0, s["uid"]))
         if newer or row["older"]:
             out[row["uid"]] = Validity(newer, sorted(row["older"]), sorted(map(tuple, row["current"])),
-                                       frozenset(row["claimed"] or ()))
+                                       frozenset(row["claimed"] or ()), row["at"],
+                                       [tuple(x) for x in row["later"] if x])
     return out
 
 

@@ -107,6 +107,27 @@ def test_recall_answers_the_present_with_the_current_fact_and_keeps_the_old_one_
     assert order.index(paris) < order.index(berlin)
 
 
+def test_a_question_about_a_time_it_names_gets_the_fact_that_held_then(mem, user):
+    """"Where did I live in September 2024?" asks for the version said by the end of September
+    and not superseded by then: of Paris (January), Berlin (June) and Paris again (December),
+    Berlin; a memory superseded only in part (a new employer) still answers for its time."""
+    paris = _say(mem, user, "I live in Paris.", JAN, "Sam")
+    berlin = _say(mem, user, "I moved to Berlin.", JUN, "Sam")
+    back = _say(mem, user, "I moved back to Paris.", DEC, "Sam")
+    for when, held in [("March 2024", paris), ("September 2024", berlin), ("2025", back)]:
+        got = mem.recall(f"Where did I live in {when}?", user=user, asker="Sam")
+        assert got.memories[0].uid == held, when
+        assert any(note.startswith(f"asks how things stood {when}") for note in got.analysis.notes)
+    other = f"{user}-work"
+    acme = _say(mem, other, "I work at Acme as a designer.", JAN, "Sam")
+    globex = _say(mem, other, "I left Acme and joined Globex as a design lead.", JUN, "Sam")
+    for when, held in [("May 2024", acme), ("2025", globex)]:
+        assert mem.recall(f"Where did I work in {when}?", user=other, asker="Sam").memories[0].uid == held, when
+    before = mem.recall("Where did I live before June 2024?", user=user, asker="Sam")  # reads the past
+    assert before.memories[0].uid == paris
+    assert not any(note.startswith("asks how things stood") for note in before.analysis.notes)
+
+
 def test_where_does_maya_work_now(mem, user):
     acme = _say(mem, user, "Maya works at Acme Corp as an analyst.", JAN, "Robin")
     for day, text in enumerate(["Maya loves climbing on weekends.", "Maya's sister visited from Lyon.",

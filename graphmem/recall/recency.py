@@ -12,7 +12,7 @@ them negated or ended ("I quit smoking") and the other not. For any question, a 
 also a version when it tells a change and names the earlier's value (`renamed`): the old value
 ties the two together where the question's words are in neither ("Who's my boss?" after "My
 manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). For a
-question about how things stand now (or stood before a change: `asks_a_fact`), a near
+question about how things stand now (or stood before a change, or at a time it names: `asks_a_fact`), a near
 later memory that tells a change is a version too (`told_anew`: "Am I a smoker?" after "I smoke
 about half a pack a day" and "I quit smoking two months ago"), whatever words it shares with the
 question; a less near one too when the change
@@ -506,7 +506,8 @@ def versions_asked(question: str, ranked: Sequence[object]) -> str | None:
 def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,
                  linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
                  window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None,
-                 first_found: bool = False, thing: str | None = None) -> list[tuple[str, float]]:
+                 first_found: bool = False, thing: str | None = None,
+                 as_of: float | None = None) -> list[tuple[str, float]]:
     """`ranked` with the version the reading wants (the later for "present", the earlier for
     "past") right above each of each speaker's first `head` memories that has one among the
     first `window`: of several later versions, the first that marks itself the newer version of
@@ -520,14 +521,18 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     at $400", "I might go over my budget of $400 total for gifts", then "I've adjusted our
     holiday gift budget to $450", linked to the first only). For the past, a memory that tells a
     former state itself (FORMER_TOLD: "I used to go horseback riding with my dad") answers as it
-    is: no earlier memory goes above it. `said`: what `restated` gives for
-    the first `window` + MARKED_BELOW, when the caller read it already."""
+    is: no earlier memory goes above it. With a time the question asks at (`as_of`:
+    versions.as_of), a memory said after it is read as for the past, and one said by then as for
+    the present of that time: only a version said by then goes above it. `said`: what `restated`
+    gives for the first `window` + MARKED_BELOW, when the caller read it already."""
     kind = versions_asked(question, ranked)
     if kind is None:
         return ranked
     asked = words(question)
     marked = frozenset({thing}) if thing else asked  # what a later memory must mark as newer
-    state_asked = asks_a_fact(question, reading)
+    # a fact asked at a named time is asked in the simple past ("What car did I drive in February 2024?"),
+    # but one that asks when, naming a time, asks when something happened in it ("When did I go camping in June?")
+    state_asked = asks_a_fact(question, reading if as_of is None or WHEN_ASKED.search(question) else "past")
     if said is None:
         said = restated(store, user, [uid for uid, _ in ranked[:window + MARKED_BELOW]])
     out = list(ranked)
@@ -535,8 +540,10 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     i = 0
     while i < min(window, len(out)):
         this = said.get(out[i][0])
+        # whether a later version of it goes above it: for the past, or after the time asked, an earlier one does
+        wanted_later = this is not None and reading != "past" and (as_of is None or this.at <= as_of)
         if this is None or out[i][0] in linked or read.get(this.speaker, 0) >= head or \
-                reading == "past" and FORMER_TOLD.search(this.text):
+                not wanted_later and FORMER_TOLD.search(this.text):
             i += 1
             continue
         if not first_found:
@@ -546,9 +553,8 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
             other = said.get(out[j][0])
             if other is None or j >= window and not marks_newer(other.text, marked):
                 continue
-            wanted_later = reading != "past"
             earlier, later = (this, other) if wanted_later else (other, this)
-            if (other.at > this.at) != wanted_later or \
+            if (other.at > this.at) != wanted_later or wanted_later and as_of is not None and other.at > as_of or \
                     wanted is not None and not marks_newer(other.text, marked):
                 continue  # once a version is found, only one marked newer can go before it
             if versions_of_one_thing(earlier, later, kind, asked, question, state_asked, thing):

@@ -1,8 +1,10 @@
 """Recall reads the present, or the past when asked: of a fact's versions (graphmem/supersession.py),
 a question about now ("Where do I live?", "Where does Maya work now?") gets the current version
 first and the older ones below it, marked superseded; a question about the past ("Where did I
-live before?", "What was my first job?") gets the older versions above the newer ones. Versions no
-link records (a value restated in other words) are read at recall (recency.py)."""
+live before?", "What was my first job?") gets the older versions above the newer ones; one about a
+time it names ("Where did I live in February 2024?") gets the version that held then: said by the
+end of that time, and not yet superseded by then. Versions no link records (a value restated in
+other words) are read at recall (recency.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
-from .recency import newest_first, pinned_first, restated, versions_asked
+from .recency import asks_a_fact, newest_first, pinned_first, restated, versions_asked
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
@@ -24,6 +26,10 @@ PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|formerly|origina
 # ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
 # answers; and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job").
 EVER = re.compile(r"\bever\b|^\s*(have|has)\b.*\bbefore\s*\?\s*$", re.IGNORECASE)
+# A question's tense is its first auxiliary verb's: a time named in the past or the perfect asks how things stood then.
+AUXILIARY = re.compile(r"\b(do|does|did|am|is|are|was|were|has|have|had|will|would|can|could|should|shall|may|might)\b",
+                       re.IGNORECASE)
+PAST_OR_PERFECT = {"did", "was", "were", "had", "has", "have"}
 # How many of the ranked candidates have their versions read: the ones that can reach the answer.
 READ_DEPTH = 40
 
@@ -33,14 +39,32 @@ def reading(query: str) -> str:
     return "past" if PAST.search(query) and not EVER.search(query) else "present"
 
 
+def as_of(query: str, time_range: tuple[float, float] | None) -> float | None:
+    """When a question asks how a fact stood at a time it names ("Where did I live in February
+    2024?", "Which PostgreSQL version did production run in March 2024?"), the end of that day,
+    month or year (analysis.time_range): the versions said by then read as the present, those said
+    after it as the future. The question's first auxiliary verb must be of the past or the
+    perfect ("did", "was", "has": "How many tournaments has Nate won by July 10, 2022?"). None
+    for any other question: one in the present tense asks about a plan for that time ("Where
+    are we going in July?"), which its latest version answers, and one whose words ask about
+    before a change ("Where did I live before June 2024?") reads the past."""
+    tense = AUXILIARY.search(query)
+    if time_range is None or reading(query) == "past" or tense is None or tense.group(1).lower() not in PAST_OR_PERFECT \
+            or not asks_a_fact(query, "past"):
+        return None
+    return time_range[1]
+
+
 def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: str,
             depth: int = READ_DEPTH, question: str | None = None,
-            words: Sequence[str] = (), kind: str = PEOPLE,
-            thing: str | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
+            words: Sequence[str] = (), kind: str = PEOPLE, thing: str | None = None,
+            as_of: float | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
     """The ranked memories with each fact's versions in the order the reading wants: for the
     present, a superseded memory comes right after the current version of its fact (brought in
     when the channels did not find it: it is the answer to what was asked); for the past, a
-    memory that superseded others comes right after the older versions the ranking holds. A
+    memory that superseded others comes right after the older versions the ranking holds. With a
+    time the question asks at (`as_of`), a memory said after it is read as for the past, and one
+    said by then as for the present of that time (`Validity.then`). A
     memory superseded only in part (a new employer, where it also said where someone lives)
     still holds for a question whose `words` (its lemmas) ask only about the rest. The
     validity of every memory that has versions comes along (for `Recalled`). With the
@@ -57,7 +81,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     known = validity(store, user, head)
     if question is not None and said is not None:
         ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result(),
-                              first_found=VERSIONS_FIRST_FOUND[kind], thing=thing)
+                              first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of)
         ranked = mine_first(ranked, said.result(), question)
         ranked = pinned_first(ranked, said.result(), question)
     if not known:
@@ -69,8 +93,15 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         if uid in seen:
             continue
         v = known.get(uid)
-        first = (v.current or _newer_for_what_changed(v, words)
-                 if reading == "present" else [o for o in v.supersedes if o in listed]) if v else []
+        if v is None:
+            first = []
+        elif as_of is not None and v.at is not None and v.at > as_of:
+            first = [o for o in v.supersedes if o in listed]
+        elif reading == "present":
+            then = v if as_of is None else v.then(as_of)
+            first = then.current or _newer_for_what_changed(then, words)
+        else:
+            first = [o for o in v.supersedes if o in listed]
         for other in first:
             if other not in seen:
                 out.append((other, max(score, listed.get(other, score))))
