@@ -34,7 +34,7 @@ from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.errors import InputError
 
 from .locomo import (DEFAULT_KS, OVERALL, BenchmarkResult, Conversation, DroppedQuestion, EvidenceIssue, Progress,
-                     Question, QuestionSet, _fmt, baselines, run_conversations)
+                     Question, QuestionSet, _fmt, asked_at, baselines, run_conversations)
 from .locomo_run import check_dependencies, parse_ks, report
 
 ABILITIES: tuple[str, ...] = (
@@ -208,6 +208,7 @@ class GraphmemSystem:
     def __init__(self, mem: Memory, asker: str | None = None,
                  on_ingest: Callable[[str, int], None] | None = None):
         self.mem, self.asker, self.on_ingest = mem, asker, on_ingest
+        self.asked_at: dict[str, datetime | None] = {}  # conversation -> when its questions are asked
 
     def warmup(self) -> None:
         self.mem.models.embedder(), self.mem.models.nlp()
@@ -215,9 +216,11 @@ class GraphmemSystem:
     def prepare(self, conversation_id: str, turns: Sequence[Turn]) -> None:
         self.mem.ingest(list(turns), user=beam_user(conversation_id), conversation=conversation_id,
                         progress=self.on_ingest)
+        self.asked_at[conversation_id] = asked_at(turns)
 
     def retrieve(self, conversation_id: str, question: str, k: int) -> list[str]:
-        got = self.mem.recall(question, user=beam_user(conversation_id), k=k, asker=self.asker)
+        got = self.mem.recall(question, user=beam_user(conversation_id), k=k, asker=self.asker,
+                              asked_at=self.asked_at.get(conversation_id))
         return message_ids(got.source_ids)[:k]
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import tempfile
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -54,21 +54,21 @@ def collect(mem: Memory, locomo_paths: Sequence[str | Path], beam_paths: Sequenc
             mem.ingest(list(conv.turns), user=user)
             questions = [q for q in conv.questions.questions if q.category in locomo.SCORED_CATEGORIES]
             out += [_ask(mem, user, "LoCoMo", f"locomo-{conv.id}", q.category_name, q.question, q.evidence,
-                         lambda ids: ids) for q in questions]
+                         lambda ids: ids, locomo.asked_at(conv.turns)) for q in questions]
             console.print(f"LoCoMo {conv.id}: {len(questions)} questions")
     for conv in beam.load_conversations(beam_paths):
         user = beam.beam_user(conv.id)
         mem.ingest(list(conv.turns), user=user, conversation=conv.id)
         questions = list(conv.questions.questions)
         out += [_ask(mem, user, "BEAM", f"beam-{conv.id}", beam.ABILITIES[q.category - 1], q.question, q.evidence,
-                     lambda ids: [i.split("#", 1)[0] for i in ids]) for q in questions]
+                     lambda ids: [i.split("#", 1)[0] for i in ids], locomo.asked_at(conv.turns)) for q in questions]
         console.print(f"BEAM {conv.id}: {len(questions)} questions")
     return out
 
 
 def _ask(mem: Memory, user: str, dataset: str, group: str, category: str, question: str,
-         evidence: Iterable[str], as_evidence) -> Asked:
-    got = mem.recall(question, user=user, k=max(KS), keep_candidates=True)
+         evidence: Iterable[str], as_evidence, asked_at: datetime | None) -> Asked:
+    got = mem.recall(question, user=user, k=max(KS), keep_candidates=True, asked_at=asked_at)
     assert got.candidates is not None
     ids = as_evidence(locomo.candidate_sources(mem, user, got.candidates.uids))
     wanted = frozenset(evidence)

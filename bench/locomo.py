@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Container, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -728,6 +729,13 @@ def candidate_sources(mem, user: str, uids: Sequence[str]) -> list[str]:
     return [source.get(uid) or "" for uid in uids]
 
 
+def asked_at(turns: Sequence["Turn"]) -> datetime | None:
+    """When a benchmark asks a conversation's questions: at its end, the date of its last session,
+    from which its questions say "last year" or "in June" (`Memory.recall(asked_at=)`)."""
+    dates = [t.session_date for t in turns if t.session_date is not None]
+    return max(dates) if dates else None
+
+
 def evidence_misses(mem, paths: Sequence[str | Path], category: int = 1, k: int = 10) -> dict[str, int]:
     """Questions of `category` counted by where graphmem's recall left their evidence: all in the
     top k, some not among the ranker's candidates, or all among them but not all in the top k.
@@ -739,7 +747,8 @@ def evidence_misses(mem, paths: Sequence[str | Path], category: int = 1, k: int 
             for q in conversation.questions.questions:
                 if q.category != category:
                     continue
-                got = mem.recall(q.question, user=user, k=k, keep_candidates=True)
+                got = mem.recall(q.question, user=user, k=k, keep_candidates=True,
+                                 asked_at=asked_at(conversation.turns))
                 pool, evidence = set(candidate_sources(mem, user, got.candidates.uids)), set(q.evidence)
                 counts["questions"] += 1
                 if evidence <= set(got.source_ids[:k]):

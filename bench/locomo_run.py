@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import json
 import tempfile
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -19,7 +19,7 @@ from graphmem.drivers.embedded import EmbeddedServer
 from graphmem.errors import ConfigError, InputError
 from graphmem.recall import CHANNELS
 
-from .locomo import (DEFAULT_KS, BenchmarkResult, CollectedQuestion, baselines, held_out_ranker_rankings,
+from .locomo import (DEFAULT_KS, BenchmarkResult, CollectedQuestion, asked_at, baselines, held_out_ranker_rankings,
                      load_conversations, locomo_user, ranker_examples, run_benchmark)
 
 HELD_OUT = "graphmem, ranker fit without the conversation"
@@ -35,17 +35,20 @@ class GraphmemSystem:
         self.mem, self.channels, self.neighbours, self.rank = mem, tuple(channels), neighbours, rank
         self.collect = collect
         self.collected: list[CollectedQuestion] = []  # one per question asked, when collecting
+        self.asked_at: dict[str, datetime | None] = {}  # conversation -> when its questions are asked
 
     def warmup(self) -> None:
         self.mem.models.embedder(), self.mem.models.nlp()
 
     def prepare(self, conversation_id: str, turns) -> None:
         self.mem.ingest(list(turns), user=locomo_user(conversation_id))
+        self.asked_at[conversation_id] = asked_at(turns)
 
     def retrieve(self, conversation_id: str, question: str, k: int) -> list[str]:
         user = locomo_user(conversation_id)
         result = self.mem.recall(question, user=user, k=k, channels=self.channels, neighbours=self.neighbours,
-                                 rank=self.rank, keep_candidates=self.collect)
+                                 rank=self.rank, keep_candidates=self.collect,
+                                 asked_at=self.asked_at.get(conversation_id))
         if self.collect:
             self.collected.append(CollectedQuestion(conversation_id, user, result.candidates))
         return result.source_ids

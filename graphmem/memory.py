@@ -249,17 +249,19 @@ class Memory:
     def recall(self, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
                asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True,
                rank: bool = True, keep_candidates: bool = False, include_archived: bool = False,
-               abstracts: bool = True) -> Recollection:
+               abstracts: bool = True, asked_at: datetime | None = None) -> Recollection:
         """The memories worth putting in context for `query`, ranked, with their structure.
 
         `asker`: who asks, whose "I" and "my" the question means; `token_budget`: trim the
         memories to fit; `channels`, `neighbours`, `rank`: leave parts of recall out (ablations);
         `keep_candidates`: keep the ranker's input (to fit a ranker); `include_archived`: archived
         memories too (`maintain`); `abstracts`: False leaves out what abstract memories lend
-        their members (`abstracts`)."""
+        their members (`abstracts`); `asked_at`: when the question is asked (default: now), what
+        a date it names without a year ("in January") or relative to now ("last week") is read
+        from, for a history replayed later."""
         return recall(self.store, self.models, query, user=user, k=k, token_budget=token_budget, asker=asker,
                       channels=channels, neighbours=neighbours, rank=rank, keep_candidates=keep_candidates,
-                      include_archived=include_archived, abstracts=abstracts)
+                      include_archived=include_archived, abstracts=abstracts, asked_at=asked_at)
 
     def gaps(self, query: str, *, user: str, asker: str | None = None) -> Gaps:
         """What memory lacks around `query`, real holes first, each phrased as a question the

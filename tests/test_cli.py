@@ -199,6 +199,12 @@ def test_tables_print_user_text_as_written_and_recall_marks_a_retired_version(in
     found = json.loads(invoke("recall", "Where do I live?", "--as", "[Sam]", "--user", user, "--k", "3", "--json").output)
     paris = next(m for m in found["memories"] if "Paris" in m["text"])
     assert "(superseded 2024-06-05)" in table.output and paris["uid"] in table.output and "[Sam]" in table.output
+    # asked at the end of 2024, "in March" is March 2024, when Paris held
+    then = json.loads(invoke("recall", "Where did I live in March?", "--as", "[Sam]", "--user", user, "--k", "1",
+                             "--asked-at", "2024-12-20", "--json").output)
+    assert then["memories"][0]["uid"] == paris["uid"] and then["analysis"]["time_range"][0].startswith("2024-03-01")
+    bad = invoke("recall", "Where did I live in March?", "--user", user, "--asked-at", "last spring")
+    assert bad.exit_code != 0 and "--asked-at" in bad.output and "Traceback" not in bad.output
     shown = invoke("recall", "What is my regex?", "--as", "[Sam]", "--user", user, "--k", "1")
     assert shown.exit_code == 0 and all(part in shown.output for part in ("[/a-z]+", "[bold]x", ":smile:", "also [/]"))
     listed = invoke("list", "--user", user)

@@ -126,6 +126,12 @@ def test_a_question_about_a_time_it_names_gets_the_fact_that_held_then(mem, user
     before = mem.recall("Where did I live before June 2024?", user=user, asker="Sam")  # reads the past
     assert before.memories[0].uid == paris
     assert not any(note.startswith("asks how things stood") for note in before.analysis.notes)
+    # a date without a year is read in the year the question is asked: a history replayed later says when
+    for asked, held in [(datetime(2024, 12, 20), paris), (datetime(2025, 1, 3, tzinfo=timezone.utc), back)]:
+        got = mem.recall("Where did I live in March?", user=user, asker="Sam", asked_at=asked)
+        assert got.memories[0].uid == held, asked
+    with pytest.raises(InputError, match="asked_at must be a datetime"):
+        mem.recall("Where did I live in March?", user=user, asked_at="2024-12-20")
 
 
 def test_where_does_maya_work_now(mem, user):

@@ -6,6 +6,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from ..keys import parse_time
 from .common import console, emit, open_memory, user_command
 
 asker_option = click.option("--as", "asker", metavar="SPEAKER", default=None,
@@ -18,8 +19,10 @@ asker_option = click.option("--as", "asker", metavar="SPEAKER", default=None,
 @click.option("--budget", type=int, default=None, help="Trim to fit this many tokens of context.")
 @asker_option
 @click.option("--include-archived", is_flag=True, help="Archived memories too (graphmem maintain archives them).")
+@click.option("--asked-at", default=None, metavar="TIME",
+              help="When the question is asked (ISO; default: now): what 'in January' or 'last week' is read from.")
 @user_command(reads=True)
-def recall_command(ctx, query, k, budget, asker, include_archived, user, as_json):
+def recall_command(ctx, query, k, budget, asker, include_archived, asked_at, user, as_json):
     """The memories worth putting in context for QUERY, ranked, with the channels that found each.
 
     \b
@@ -27,7 +30,8 @@ def recall_command(ctx, query, k, budget, asker, include_archived, user, as_json
     """
     mem = open_memory(ctx)
     mem.models.embedder(), mem.models.nlp()  # loaded first, so the time printed is the recall's own
-    result = mem.recall(query, user=user, k=k, token_budget=budget, asker=asker, include_archived=include_archived)
+    result = mem.recall(query, user=user, k=k, token_budget=budget, asker=asker, include_archived=include_archived,
+                        asked_at=parse_time(asked_at, "--asked-at"))
 
     def render(d: dict) -> None:
         a = d["analysis"]

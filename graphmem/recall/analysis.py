@@ -8,7 +8,7 @@ import re
 from calendar import monthrange
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..ingest.extract import FIRST, Mention, mentions, query_terms, restate
 from ..ingest.messages import USER_ROLE
@@ -133,14 +133,17 @@ class Analysis:
                 "thing": self.thing}
 
 
-def analyse(store: Store, models: Models, user: str, query: str, asker: str | None = None) -> Analysis:
+def analyse(store: Store, models: Models, user: str, query: str, asker: str | None = None,
+            asked_at: datetime | None = None) -> Analysis:
     """`asker`: the speaker who asks, whose first person ("Where did I adopt my dog?") the
-    question is restated in, as turns are at ingest ("Where did Alice adopt Alice's dog?")."""
+    question is restated in, as turns are at ingest ("Where did Alice adopt Alice's dog?");
+    `asked_at`: when it is asked (default: now), what its dates are read from (`_time_range`)."""
     with models.parsing() as nlp:  # the question's docs die with the analysis
-        return _analyse(store, models, nlp, user, query, asker)
+        return _analyse(store, models, nlp, user, query, asker, asked_at)
 
 
-def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: str, asker: str | None) -> Analysis:
+def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: str, asker: str | None,
+             asked_at: datetime | None = None) -> Analysis:
     notes: list[str] = []
     doc = whole = nlp(query)
     asked_back = ask_back(doc)  # the question's own words, before an asker's restatement
@@ -194,7 +197,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
                                           frequency, _common(frequency, total))
             notes.append(f"{mention.name!r} matched entity {hit['name']!r} by name embedding ({hit['score']:.2f})")
     entities = sorted(matched.values(), key=lambda e: e.vid)
-    time_range, time_text = _time_range(doc)
+    time_range, time_text = _time_range(doc, asked_at)
     kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, as_param(vectors[0]), words, total, notes,
                     _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back, asker,
@@ -280,16 +283,20 @@ def _type(query: str, entities: list[Matched], time_text: str | None, notes: lis
     return "single-hop"
 
 
-def _time_range(doc) -> tuple[tuple[float, float] | None, str | None]:
-    """An absolute range for a DATE the query names: a day, a month or a year."""
+def _time_range(doc, asked_at: datetime | None = None) -> tuple[tuple[float, float] | None, str | None]:
+    """An absolute range for a DATE the query names: a day, a month or a year, one without a
+    year ("in January") in the year it is `asked_at` (UTC; default: now), a relative one ("last
+    week") from then."""
     import dateparser
 
+    settings: dict[str, Any] = {"PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False}
+    if asked_at is not None:
+        settings["RELATIVE_BASE"] = asked_at.astimezone(timezone.utc).replace(tzinfo=None)
     for ent in doc.ents:
         if ent.label_ != "DATE":
             continue
         text = ent.text
-        when = dateparser.parse(text, languages=["en"], settings={"PREFER_DAY_OF_MONTH": "first",
-                                                                  "RETURN_AS_TIMEZONE_AWARE": False})
+        when = dateparser.parse(text, languages=["en"], settings=settings)
         if when is None:
             continue
         if re.fullmatch(r"\D*(19|20)\d\d\D*", text) and not re.search(r"[a-z]{3,}", text.lower().replace("in ", "")):

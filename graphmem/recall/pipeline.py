@@ -5,6 +5,7 @@ rerank, token budget) with its structure (the query-induced subcomplex and its g
 from __future__ import annotations
 
 import time
+from datetime import datetime, timezone
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, Callable, Sequence, TypeVar, Union, cast
@@ -35,13 +36,17 @@ T = TypeVar("T")
 
 def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, token_budget: int | None = None,
            asker: str | None = None, channels: Sequence[str] = CHANNELS, neighbours: bool = True, rank: bool = True,
-           keep_candidates: bool = False, include_archived: bool = False, abstracts: bool = True) -> Recollection:
+           keep_candidates: bool = False, include_archived: bool = False, abstracts: bool = True,
+           asked_at: datetime | None = None) -> Recollection:
     """`asker`: the speaker who asks, whose "I" and "my" the question means ("Where did I adopt
     my dog?" asked by Alice); `neighbours`, `rank`: False leaves out the neighbours'
     inheritance, the ranker (fused order, as with recall_ranker "off"); `keep_candidates` keeps
     the ranker's input; `include_archived`: archived memories (graphmem/lifecycle.py) too;
-    `abstracts`: False leaves out what abstracts lend their members (graphmem/consolidation.py)."""
+    `abstracts`: False leaves out what abstracts lend their members (graphmem/consolidation.py);
+    `asked_at`: when the question is asked (default: now), which the dates it names without a
+    year ("in January") and relative ones ("last week") are read from."""
     _check_query(query, asker)
+    asked_at = _check_asked_at(asked_at)
     if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
         raise InputError(f"k must be a positive integer, not {k!r}")
     if token_budget is not None and (not isinstance(token_budget, int) or isinstance(token_budget, bool)
@@ -55,7 +60,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     started = time.perf_counter()
     cx = Complex(store, user)
     cx.require_user()
-    analysis = analyse(store, models, user, query, asker)
+    analysis = analyse(store, models, user, query, asker, asked_at)
     _lap(clock, "analysis", started)
 
     pool = beside(store)
@@ -78,11 +83,11 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     # rank the turn a reply answers below the first 10 more often (bench/README.md, "A ranker for
     # conversations with an agent").
     ranker = load_ranker(settings.recall_ranker, PEOPLE if exchange else candidates.kind) if rank else None
-    asked_at = as_of(query, analysis.time_range)
-    if asked_at is not None:
+    stood_at = as_of(query, analysis.time_range)
+    if stood_at is not None:
         analysis.notes.append(f"asks how things stood {analysis.time_text}: the versions said by its end read as now")
     best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query,
-                              words=analysis.words, kind=candidates.kind, thing=analysis.thing, as_of=asked_at)
+                              words=analysis.words, kind=candidates.kind, thing=analysis.thing, as_of=stood_at)
     if exchange:
         best, placed = with_replies(best, candidates.replies)
         rankings = {**rankings, "reply": placed}
@@ -139,6 +144,15 @@ def _check_query(query: object, asker: object = None) -> None:
     check_text(query, "the query")
     if isinstance(asker, str):
         check_text(asker, "the asker")
+
+
+def _check_asked_at(asked_at: object) -> datetime | None:
+    """The time a question is asked at, in UTC; a time without a zone is taken as UTC."""
+    if asked_at is None:
+        return None
+    if not isinstance(asked_at, datetime):
+        raise InputError(f"asked_at must be a datetime, not {asked_at!r}")
+    return asked_at.replace(tzinfo=asked_at.tzinfo or timezone.utc).astimezone(timezone.utc)
 
 
 def _lap(clock: dict[str, float], name: str, since: float) -> None:
