@@ -12,7 +12,7 @@ from graphmem.recall.ranker import AGENT, PEOPLE
 from graphmem.recall.recency import marks_newer, newest_first, numbers_of, pinned_first, question_kind, values, words
 from graphmem.recall.telling import told
 from graphmem.recall.tuning import VERSIONS_FIRST_FOUND
-from graphmem.recall.versions import as_of, reading
+from graphmem.recall.versions import reading, stood_at
 
 MARCH, APRIL = (datetime(2024, m, 4, 10, tzinfo=timezone.utc) for m in (3, 4))
 DEADLINE = "I'm planning my portfolio website and the deadline for the first sprint is April 1, 2024."
@@ -494,7 +494,7 @@ def test_a_question_about_a_time_it_names_reads_the_version_said_by_then(mem, us
     diet = _say(mem, user, "I'm down to 76 kg after the diet.", MARCH.replace(month=6))
     for question, month, wanted in [("How much did I weigh in April 2024?", APRIL, [weight, diet]),
                                     ("How much did I weigh in December 2024?", APRIL.replace(month=12), [diet, weight])]:
-        when = as_of(question, (month.timestamp(), month.timestamp() + 86400))
+        when = stood_at(question, (month.timestamp(), month.timestamp() + 86400))
         assert when is not None
         for ranked in (_ranked(weight, diet), _ranked(diet, weight)):
             got = newest_first(mem.store, user, ranked, question, reading(question), as_of=when)
@@ -503,10 +503,10 @@ def test_a_question_about_a_time_it_names_reads_the_version_said_by_then(mem, us
 
 def test_a_named_time_is_read_as_of_only_for_a_fact_asked_and_not_before_a_change():
     june = (datetime(2024, 6, 1, tzinfo=timezone.utc).timestamp(), datetime(2024, 7, 1, tzinfo=timezone.utc).timestamp())
-    assert as_of("Where did I live in June 2024?", june) == june[1]
-    assert as_of("Where did I live before June 2024?", june) is None  # the past, before the change
-    assert as_of("How many races have I won by June 2024?", june) == june[1]  # the perfect
-    assert as_of("Where are we going in June 2024?", june) is None  # a plan: its latest version answers
-    assert as_of("What's my rent in June 2024?", june) is None
-    assert as_of("Can you list what I did in June 2024?", june) is None  # a request for every version
-    assert as_of("Where did I live?", None) is None
+    assert stood_at("Where did I live in June 2024?", june) == june[1]
+    assert stood_at("Where did I live before June 2024?", june) is None  # the past, before the change
+    assert stood_at("How many races have I won by June 2024?", june) == june[1]  # the perfect
+    assert stood_at("Where are we going in June 2024?", june) is None  # a plan: its latest version answers
+    assert stood_at("What's my rent in June 2024?", june) is None
+    assert stood_at("Can you list what I did in June 2024?", june) is None  # a request for every version
+    assert stood_at("Where did I live?", None) is None

@@ -5,9 +5,9 @@ rerank, token budget) with its structure (the query-induced subcomplex and its g
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from datetime import datetime, timezone
 from typing import Any, Callable, Sequence, TypeVar, Union, cast
 
 from ..complex import Complex
@@ -23,7 +23,7 @@ from .channels import CHANNELS, REGISTRY, Ask, Booster, Cosines, Ranked, cosines
 from .gaps import find_gaps
 from .ranker import PEOPLE, Candidates, Ranker, Said, candidate_features, conversation_kind, load_ranker
 from ..supersession import Validity
-from .versions import as_of, reading, reorder
+from .versions import reading, reorder, stood_at
 from .results import Gaps, Recalled, Recollection, trim_to_budget
 from .replies import agent_replies, asks_about_exchange, asks_about_own_words, own_words_first, with_replies
 from .standing import KINDS, applying, first, standing_memories
@@ -83,11 +83,11 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     # rank the turn a reply answers below the first 10 more often (bench/README.md, "A ranker for
     # conversations with an agent").
     ranker = load_ranker(settings.recall_ranker, PEOPLE if exchange else candidates.kind) if rank else None
-    stood_at = as_of(query, analysis.time_range)
-    if stood_at is not None:
+    asked_then = stood_at(query, analysis.time_range)
+    if asked_then is not None:
         analysis.notes.append(f"asks how things stood {analysis.time_text}: the versions said by its end read as now")
     best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query,
-                              words=analysis.words, kind=candidates.kind, thing=analysis.thing, as_of=stood_at)
+                              words=analysis.words, kind=candidates.kind, thing=analysis.thing, as_of=asked_then)
     if exchange:
         best, placed = with_replies(best, candidates.replies)
         rankings = {**rankings, "reply": placed}

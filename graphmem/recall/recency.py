@@ -12,8 +12,8 @@ them negated or ended ("I quit smoking") and the other not. For any question, a 
 also a version when it tells a change and names the earlier's value (`renamed`): the old value
 ties the two together where the question's words are in neither ("Who's my boss?" after "My
 manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). For a
-question about how things stand now (or stood before a change, or at a time it names: `asks_a_fact`), a near
-later memory that tells a change is a version too (`told_anew`: "Am I a smoker?" after "I smoke
+question about how things stand now (or stood before a change, or at a time it names:
+`asks_a_fact`), a near later memory that tells a change is a version too (`told_anew`: "Am I a smoker?" after "I smoke
 about half a pack a day" and "I quit smoking two months ago"), whatever words it shares with the
 question; a less near one too when the change
 is the speaker's own and, where it names values, a new one. Without a verb, a change is told by
@@ -522,7 +522,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     holiday gift budget to $450", linked to the first only). For the past, a memory that tells a
     former state itself (FORMER_TOLD: "I used to go horseback riding with my dad") answers as it
     is: no earlier memory goes above it. With a time the question asks at (`as_of`:
-    versions.as_of), a memory said after it is read as for the past, and one said by then as for
+    versions.stood_at), a memory said after it is read as for the past, and one said by then as for
     the present of that time: only a version said by then goes above it. `said`: what `restated`
     gives for the first `window` + MARKED_BELOW, when the caller read it already."""
     kind = versions_asked(question, ranked)

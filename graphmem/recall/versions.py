@@ -39,7 +39,7 @@ def reading(query: str) -> str:
     return "past" if PAST.search(query) and not EVER.search(query) else "present"
 
 
-def as_of(query: str, time_range: tuple[float, float] | None) -> float | None:
+def stood_at(query: str, time_range: tuple[float, float] | None) -> float | None:
     """When a question asks how a fact stood at a time it names ("Where did I live in February
     2024?", "Which PostgreSQL version did production run in March 2024?"), the end of that day,
     month or year (analysis.time_range): the versions said by then read as the present, those said
@@ -49,8 +49,8 @@ def as_of(query: str, time_range: tuple[float, float] | None) -> float | None:
     are we going in July?"), which its latest version answers, and one whose words ask about
     before a change ("Where did I live before June 2024?") reads the past."""
     tense = AUXILIARY.search(query)
-    if time_range is None or reading(query) == "past" or tense is None or tense.group(1).lower() not in PAST_OR_PERFECT \
-            or not asks_a_fact(query, "past"):
+    if time_range is None or reading(query) == "past" or not asks_a_fact(query, "past") \
+            or tense is None or tense.group(1).lower() not in PAST_OR_PERFECT:
         return None
     return time_range[1]
 
