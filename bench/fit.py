@@ -53,15 +53,17 @@ def collect(mem: Memory, locomo_paths: Sequence[str | Path], beam_paths: Sequenc
             user = locomo.locomo_user(conv.id)
             mem.ingest(list(conv.turns), user=user)
             questions = [q for q in conv.questions.questions if q.category in locomo.SCORED_CATEGORIES]
+            when = locomo.asked_at(conv.turns)
             out += [_ask(mem, user, "LoCoMo", f"locomo-{conv.id}", q.category_name, q.question, q.evidence,
-                         lambda ids: ids, locomo.asked_at(conv.turns)) for q in questions]
+                         lambda ids: ids, when) for q in questions]
             console.print(f"LoCoMo {conv.id}: {len(questions)} questions")
     for conv in beam.load_conversations(beam_paths):
         user = beam.beam_user(conv.id)
         mem.ingest(list(conv.turns), user=user, conversation=conv.id)
         questions = list(conv.questions.questions)
+        when = locomo.asked_at(conv.turns)
         out += [_ask(mem, user, "BEAM", f"beam-{conv.id}", beam.ABILITIES[q.category - 1], q.question, q.evidence,
-                     lambda ids: [i.split("#", 1)[0] for i in ids], locomo.asked_at(conv.turns)) for q in questions]
+                     lambda ids: [i.split("#", 1)[0] for i in ids], when) for q in questions]
         console.print(f"BEAM {conv.id}: {len(questions)} questions")
     return out
 

@@ -743,12 +743,11 @@ def evidence_misses(mem, paths: Sequence[str | Path], category: int = 1, k: int 
     counts = {"questions": 0, "all in the top k": 0, "some not a candidate": 0, "all candidates, some below k": 0}
     for path in paths:
         for conversation in load_conversations(path):
-            user = locomo_user(conversation.id)
+            user, when = locomo_user(conversation.id), asked_at(conversation.turns)
             for q in conversation.questions.questions:
                 if q.category != category:
                     continue
-                got = mem.recall(q.question, user=user, k=k, keep_candidates=True,
-                                 asked_at=asked_at(conversation.turns))
+                got = mem.recall(q.question, user=user, k=k, keep_candidates=True, asked_at=when)
                 pool, evidence = set(candidate_sources(mem, user, got.candidates.uids)), set(q.evidence)
                 counts["questions"] += 1
                 if evidence <= set(got.source_ids[:k]):

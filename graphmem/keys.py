@@ -70,6 +70,16 @@ def check_user(user: object) -> str:
     return user
 
 
+def check_time(value: object, name: str) -> datetime | None:
+    """A time given to the library, or None for none: a datetime (UTC when it names no zone);
+    anything else is refused, `name` saying where it was given."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        raise InputError(f"{name} must be a datetime, not {value!r}")
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
 def parse_time(value: str | None, name: str) -> datetime | None:
     """A time given as text (ISO; UTC when it names no zone), or None for none; `name` says
     where it was given, for the error."""

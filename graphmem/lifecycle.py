@@ -50,8 +50,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Iterable
 
-from .errors import GraphmemError, InputError, UnknownUser
-from .keys import check_user
+from .errors import GraphmemError, UnknownUser
+from .keys import check_time, check_user
 from .records import STATES
 from .settings import Settings
 from .store import Store
@@ -237,12 +237,7 @@ def maintain(store: Store, user: str | None = None, now: datetime | None = None,
     """Move every user's memories (or `user`'s) to the state the rule gives them at `now`
     (default: the current time); `dry_run` counts without writing. Returns the counts per
     transition and per state."""
-    if now is None:
-        now = datetime.now(timezone.utc)
-    elif not isinstance(now, datetime):
-        raise InputError(f"now must be a datetime, not {now!r}")
-    elif now.tzinfo is None:
-        now = now.replace(tzinfo=timezone.utc)
+    now = check_time(now, "now") or datetime.now(timezone.utc)
     if user is not None:
         check_user(user)
         if not store.run("user_exists", user_id=user)[0]["known"]:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Callable, Sequence, TypeVar, Union, cast
 
 from ..complex import Complex
 from ..errors import InputError
-from ..keys import check_text
+from ..keys import check_text, check_time
 from ..lifecycle import note_recalled
 from ..models import Models
 from ..simplex import Simplex, from_epoch
@@ -46,7 +46,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     `asked_at`: when the question is asked (default: now), which the dates it names without a
     year ("in January") and relative ones ("last week") are read from."""
     _check_query(query, asker)
-    asked_at = _check_asked_at(asked_at)
+    asked_at = check_time(asked_at, "asked_at")
     if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
         raise InputError(f"k must be a positive integer, not {k!r}")
     if token_budget is not None and (not isinstance(token_budget, int) or isinstance(token_budget, bool)
@@ -144,15 +144,6 @@ def _check_query(query: object, asker: object = None) -> None:
     check_text(query, "the query")
     if isinstance(asker, str):
         check_text(asker, "the asker")
-
-
-def _check_asked_at(asked_at: object) -> datetime | None:
-    """The time a question is asked at, in UTC; a time without a zone is taken as UTC."""
-    if asked_at is None:
-        return None
-    if not isinstance(asked_at, datetime):
-        raise InputError(f"asked_at must be a datetime, not {asked_at!r}")
-    return asked_at.replace(tzinfo=asked_at.tzinfo or timezone.utc).astimezone(timezone.utc)
 
 
 def _lap(clock: dict[str, float], name: str, since: float) -> None:

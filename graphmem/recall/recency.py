@@ -13,9 +13,9 @@ also a version when it tells a change and names the earlier's value (`renamed`):
 ties the two together where the question's words are in neither ("Who's my boss?" after "My
 manager is Priya" and "Priya moved to the Paris office, so Tom is my manager now"). For a
 question about how things stand now (or stood before a change, or at a time it names:
-`asks_a_fact`), a near later memory that tells a change is a version too (`told_anew`: "Am I a smoker?" after "I smoke
-about half a pack a day" and "I quit smoking two months ago"), whatever words it shares with the
-question; a less near one too when the change
+`asks_a_fact`), a near later memory that tells a change is a version too (`told_anew`: "Am I a
+smoker?" after "I smoke about half a pack a day" and "I quit smoking two months ago"), whatever
+words it shares with the question; a less near one too when the change
 is the speaker's own and, where it names values, a new one. Without a verb, a change is told by
 a present set against a past where a question word is said ("Nowadays I work from home"), or by
 a memory that calls itself the new one of the asker's asked thing ("I got a new number").
@@ -493,6 +493,13 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     return out
 
 
+def later_wanted(reading: str, as_of: float | None, at: float | None) -> bool:
+    """Whether a memory said at `at` has a later version read above it: for the present, and for
+    a time the question asks at (`as_of`: versions.stood_at) when it was said by then; else (the
+    past, or said after that time) an earlier version goes above it."""
+    return reading != "past" and (as_of is None or at is None or at <= as_of)
+
+
 def versions_asked(question: str, ranked: Sequence[object]) -> str | None:
     """The question's kind (`question_kind`) when `newest_first` has versions to tell apart for
     it among `ranked`, else None: not for a request to the agent ("Can you list ...?", REQUEST)
@@ -540,8 +547,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     i = 0
     while i < min(window, len(out)):
         this = said.get(out[i][0])
-        # whether a later version of it goes above it: for the past, or after the time asked, an earlier one does
-        wanted_later = this is not None and reading != "past" and (as_of is None or this.at <= as_of)
+        wanted_later = this is not None and later_wanted(reading, as_of, this.at)
         if this is None or out[i][0] in linked or read.get(this.speaker, 0) >= head or \
                 not wanted_later and FORMER_TOLD.search(this.text):
             i += 1

@@ -16,7 +16,7 @@ from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
-from .recency import asks_a_fact, newest_first, pinned_first, restated, versions_asked
+from .recency import asks_a_fact, later_wanted, newest_first, pinned_first, restated, versions_asked
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
@@ -95,9 +95,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         v = known.get(uid)
         if v is None:
             first = []
-        elif as_of is not None and v.at is not None and v.at > as_of:
-            first = [o for o in v.supersedes if o in listed]
-        elif reading == "present":
+        elif later_wanted(reading, as_of, v.at):
             then = v if as_of is None else v.then(as_of)
             first = then.current or _newer_for_what_changed(then, words)
         else:
