@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import numpy as np
+
 from graphmem import Memory
+from graphmem.recall.analysis import analyse
 from graphmem.recall.ranker import AGENT, PEOPLE
 from graphmem.recall.recency import marks_newer, newest_first, numbers_of, pinned_first, question_kind, values, words
 from graphmem.recall.telling import told
@@ -510,3 +513,87 @@ def test_a_named_time_is_read_as_of_only_for_a_fact_asked_and_not_before_a_chang
     assert stood_at("What's my rent in June 2024?", june) is None
     assert stood_at("Can you list what I did in June 2024?", june) is None  # a request for every version
     assert stood_at("Where did I live?", None) is None
+
+
+def test_a_departure_for_a_short_while_or_one_only_weighed_is_no_version(mem, user):
+    """A change said to hold only a while ("this week only", "for the next 5 days") leaves the
+    fact standing after it, and one only weighed ("Considering moving my accounts") or
+    conditional ("Thinking I'd refinance if ...") tells none; a change that starts this week is
+    one."""
+    _assert_versions(mem, user, [
+            ("Our team standup is every day at 9:30.", "Standup is at 11 this week only because of the offsite.",
+             "When is our standup?"),
+            ("I take the 8:15 train to work.", "Train strike, so I'm driving in for the next 5 days.",
+             "How do I get to work?"),
+            ("I bank with Chase.", "Considering moving my accounts to a credit union, are they worth it?",
+             "Who do I bank with?"),
+            ("My mortgage rate is 6.9% fixed.", "Thinking I'd refinance if rates get to 6%, not yet though.",
+             "What's my mortgage rate?")],
+        versions=False)
+    _assert_versions(mem, user, [
+            ("Our team standup is every day at 9:30.", "Starting this week, standup moved to 10 instead.",
+             "When is our standup?")],
+        versions=True)
+
+
+def test_a_later_memory_that_says_the_value_stays_is_no_version(mem, user):
+    """Whatever else changed, a value the later memory says is still the same holds ("Still
+    flying out of SFO"; "I'm sticking with YNAB" beside someone else's switch)."""
+    _assert_versions(mem, user, [
+            ("My home airport is SFO.", "We moved to Oakland last month! Still flying out of SFO though.",
+             "What's my home airport?"),
+            ("I budget with YNAB.", "My husband moved his budgeting to Copilot. I'm sticking with YNAB.",
+             "Which budgeting app do I use?")],
+        versions=False)
+
+
+def test_a_change_told_only_of_someone_else_is_no_version_of_the_askers_or_anothers_fact(mem, user):
+    """A message with no first person that tells of "he" or "she" is someone else's change: no
+    version of the asker's fact, nor of the fact of another person the question names."""
+    _assert_versions(mem, user, [
+            ("I drive a 2015 Honda Accord.", "tom's trading in his truck for a tesla, he won't shut up about it",
+             "What car do I drive?"),
+            ("Mia plays violin in the school orchestra, and Leo takes piano lessons.",
+             "Leo quit piano. He wants to take up drums instead.", "What instrument does Mia play?")],
+        versions=False)
+
+
+def test_the_thing_a_change_leaves_names_the_old_value_in_any_case(mem, user):
+    """"moved off trello", "closed the etsy shop": a word of the earlier memory named as what was
+    left ties the two, though no capital marks it as a name; a planned change told done is a
+    change too."""
+    _assert_versions(mem, user, [
+            ("we use trello for sprint planning", "moved off trello last week, everything lives in linear now",
+             "What do we use for sprint planning?"),
+            ("I sell my prints on Etsy.", "closed the etsy shop and launched my own site with shopify",
+             "Where do I sell my prints?"),
+            ("We're migrating the main database from MySQL 5.7 to MySQL 8 next month.",
+             "The MySQL 8 migration is done, no downtime at all.", "Which MySQL version do we run?")],
+        versions=True)
+
+
+def test_a_change_less_near_about_another_thing_is_no_version(mem, user):
+    """One person's short messages are all about CHANGE_COSINE near each other; a change told
+    less than VERSION_COSINE near is a version only where each memory shares a word with the other
+    or the question, or is QUESTION_NEAR the question."""
+    question = "Which Postgres version are we on?"
+    older = _say(mem, user, "We're migrating from Postgres 13 to Postgres 16 next month.", MARCH)
+    moved = _say(mem, user, "I relocated to Vancouver last week, same job, now fully remote.", APRIL)
+    asked = np.asarray(analyse(mem.store, mem.models, user, question).vector)  # as recall reads it
+    ranked = _ranked(older, moved)
+    assert [uid for uid, _ in newest_first(mem.store, user, ranked, question, reading(question),
+                                           asked_vector=asked)] == [older, moved]
+    groceries = "Where do I buy groceries?"  # no word in common, but near the question: a version
+    shop = _say(mem, user, "I get my groceries at Trader Joe's.", MARCH)
+    aldi = _say(mem, user, "Ever since the Aldi opened around the corner I do all my shopping there, it's half the price.",
+                APRIL)
+    asked = np.asarray(analyse(mem.store, mem.models, user, groceries).vector)
+    assert [uid for uid, _ in newest_first(mem.store, user, _ranked(shop, aldi), groceries, reading(groceries),
+                                           asked_vector=asked)] == [aldi, shop]
+
+
+def test_original_previous_and_the_start_of_a_time_ask_about_the_past():
+    for question in ("What was the original deadline for the grant?", "Where was my previous client based?",
+                     "What room was I in at the start of the school year?"):
+        assert reading(question) == "past", question
+    assert reading("What's my goal for the year?") == "present"

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from graphmem.recall.recency import restated
+from graphmem.recall.telling import only_of_others
 from graphmem.recall.whose import asks_of_the_asker, mine_first, of_someone_else, of_the_speaker
 
 JANUARY, JUNE = (datetime(2024, m, 5, 9, tzinfo=timezone.utc) for m in (1, 6))
@@ -76,3 +77,16 @@ def test_another_speakers_memory_or_a_far_one_is_not_moved(mem, user):
     said = restated(mem.store, user, [other, agent, far])
     ranked = [(other, 1.0), (agent, 0.9), (far, 0.8)]
     assert mine_first(ranked, said, "What's my job?") == ranked
+
+
+def test_a_person_owned_after_its_name_or_by_a_casual_word_is_someone_elses():
+    assert of_someone_else("a coworker of mine switched to day shift and says she sleeps better")
+    assert of_someone_else("my buddy who runs the bbq joint switched to Toast")
+    assert not asks_of_the_asker("When is my mother-in-law visiting?")
+
+
+def test_a_message_that_drops_its_i_is_the_speakers_and_one_of_he_or_she_only_is_not():
+    assert of_the_speaker("Got moved to day shifts starting next week, 7a to 7p.")
+    assert not of_the_speaker("Eli quit travel soccer. He wants to do robotics instead.")
+    assert only_of_others("Eli quit travel soccer. He wants to do robotics instead.")
+    assert not only_of_others("Retitled the novel, Linda liked it much better.")

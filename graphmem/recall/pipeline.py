@@ -10,6 +10,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, Callable, Sequence, TypeVar, Union, cast
 
+import numpy as np
+
 from ..complex import Complex
 from ..errors import InputError
 from ..keys import check_text, check_time
@@ -87,7 +89,8 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     if asked_then is not None:
         analysis.notes.append(f"asks how things stood {analysis.time_text}: the versions said by its end read as now")
     best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query,
-                              words=analysis.words, kind=candidates.kind, thing=analysis.thing, as_of=asked_then)
+                              words=analysis.words, kind=candidates.kind, thing=analysis.thing, as_of=asked_then,
+                              asked_vector=np.asarray(analysis.vector, dtype=np.float32))
     if exchange:
         best, placed = with_replies(best, candidates.replies)
         rankings = {**rankings, "reply": placed}

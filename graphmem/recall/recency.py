@@ -21,7 +21,14 @@ a present set against a past where a question word is said ("Nowadays I work fro
 a memory that calls itself the new one of the asker's asked thing ("I got a new number").
 And neither may name another thing where the other names the question's (`other_thing`: the
 question's "web app" in one, a "mobile app" in the other; "my exam" and "Dana's exam"; "I make"
-and "my wife makes"). For a question about the present the later one is put right above the earlier
+and "my wife makes"). No memory is a version that departs from a fact only for a while ("this
+week's session is on Friday instead": `PASSING`), that says the earlier's value stays ("Still
+flying out of DCA": `_kept`), or that tells someone else's change where the question asks about
+the asker or about a person the earlier names (`_of_another`); and, less than VERSION_COSINE near,
+each of the two must be about the question (`_about`): in a small memory every message is among
+the first results, and one person's short messages are all about CHANGE_COSINE near each other.
+A word of the earlier named as the thing a change left ("we finally moved off square") is its
+old value whatever its case (`renamed`, `LEFT`). For a question about the present the later one is put right above the earlier
 one (of several later ones, the first that marks itself the newer: "the new April 25
 deadline"); for one about the past the earlier above the later, unless the later tells the former
 state itself ("I used to ..."). Nothing else moves but by the one
@@ -47,8 +54,9 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
-from .telling import asks_of_the_asker, of_someone_else, told
-from .tuning import (CHANGE_COSINE, MARKED_BELOW, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD, VERSION_QUESTION_WORDS,
+from .telling import asks_of_the_asker, of_someone_else, only_of_others, says_i, told
+from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
+                     VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
 
 YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|could)\b", re.IGNORECASE)
@@ -97,6 +105,7 @@ VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", 
 # book budget"), said at most MARKED_WITHIN words before the thing.
 NEWER_WORDS = {"new", "updated", "latest", "revised", "increased", "reduced", "extended", "adjusted"}
 MARKED_WITHIN = 4
+STEM = 5  # letters that key a word for `_about`: "smoking" and "smoker", "budget" and "budgeting"
 
 
 @dataclass(frozen=True)
@@ -311,8 +320,24 @@ CLOCK = {" am ", " pm "}  # "AM" by itself names no value
 WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think\w*|thought|try|tries|trying|"
                      r"weigh\w*|choos\w*|need\w*|want\w*|hop\w*|plan\w*|intend\w*|going|look\w*)\s+"
                      r"(to|about|of|whether|on|into)\b(?:[^,;!?.]|\.(?!\s))*"
-                     # ... or said to be only possible: "she might get promoted", "we could move it to May"
-                     r"|\b(might|(?-i:may)|could|would|should|must)\b(?:[^,;!?.]|\.(?!\s))*", re.IGNORECASE)  # "5.3.1" goes on
+                     # ... the verb of what is weighed right after it ("considering switching to Babbel")
+                     r"|\b(consider\w*|contemplat\w*)\s+\w+ing\b(?:[^,;!?.]|\.(?!\s))*"
+                     # ... or said to be only possible: "she might get promoted", "we could move it to May",
+                     # "thinking I'd refinance if rates drop"
+                     r"|\b(might|(?-i:may)|could|would|should|must|(?:i|we|you|they|he|she)['’]d)\b(?:[^,;!?.]|\.(?!\s))*",
+                     re.IGNORECASE)  # "5.3.1" goes on
+# A departure said to hold only a short while ("this week's session is on Friday instead", "a
+# one-off Saturday session", "pool running for the next 10 days", "the bus just for the day"): the
+# fact it departs from stands again after it, so it is no version of that fact, unless the question
+# asks about such a while itself. Not a change that starts then ("Starting this week, standup is at
+# 10 instead of 9").
+PASSING = re.compile(r"\b(one[- ]off|temporar(?:y|ily)|for the day|for (?:the|a) (?:next|coming) "
+                     r"(?:few |couple(?: of)? |\d+ |two |three |four |five |six |seven |ten )?(?:days?|weeks?)|"
+                     r"(?:this|next) (?:week|weekend)(?:['’]s)? only|(?:just|only) (?:for )?(?:this|today|tonight|tomorrow)"
+                     r"(?: (?:week|weekend|once|time))?)\b"
+                     r"|(?<!starting )(?<!from )(?<!as of )\bthis (?:week|weekend)(?:['’]s)?\b[^.!?]*\binstead\b",
+                     re.IGNORECASE)
+PASSING_ASKED = re.compile(r"\b(this|next) (week|weekend)\b|\b(today|tonight|tomorrow)\b", re.IGNORECASE)
 # "now" at the end of a clause tells a present that replaced another ("Tom is my manager now");
 # said first ("now I'm wondering"), after a duration ("for 3 months now") or as "right now", "for
 # now", "just now" or "by now" it is discourse ("I'm single right now" tells no change).
@@ -335,7 +360,10 @@ FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
                       r"lowered|reduced|dropped|up to|down to|traded|sold|gave up|transferred|relocated|refinanced|"
                       r"downgraded|decommissioned|retired|rewrote|rewritten|ripped out|got promoted|"
-                      r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to)\b",
+                      r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to|"
+                      # a change that was planned, told done: "the Postgres 16 migration is done", "toast is live"
+                      r"(?:is|are|was|got) (?:done|finished|complete|completed|live)|went (?:through|live)|"
+                      r"done (?:migrating|moving|upgrading|switching))\b",
                       re.IGNORECASE)
 
 
@@ -375,14 +403,26 @@ def _told_not_weighed(text: str) -> str:
     return WEIGHED.sub(" ", told(text))
 
 
+# The thing a change leaves behind, named right after the words that leave it ("moved off square",
+# "switched from Jira", "closed the Etsy shop", "quit starbucks", "done with the Montpelier market").
+LEFT = re.compile(r"\b(?:moved off|moved away from|switched (?:away )?from|away from|dropped|ditched|quit|closed|sold|"
+                  r"cancell?ed|done with|no more|instead of|gave up|got rid of|rolled off|replaced)\s+"
+                  r"(?:(?:the|my|our|a|an|that|this|his|her|their)\s+)?([a-z0-9][\w'’-]*)", re.IGNORECASE)
+
+
 def renamed(earlier: Said, later: Said) -> bool:
     """Whether `later` tells that something changed (`change_told`) and names a value `earlier`
     gave: "We moved off MongoDB and everything is in Postgres now" after "We store all our data
     in MongoDB"; "Priya moved to the Paris office, so Tom is my manager now". Naming the old
     value ties the two to one thing where the question's words may be in neither ("Who's my
     boss?"); the new value need not be one `values` reads ("we ditched jira, everything lives in
-    linear"), and a digit alone names nothing (list items are numbered). Whether either names
-    another thing is `versions_of_one_thing`'s to ask, once for both readings."""
+    linear"), and a digit alone names nothing (list items are numbered). A word `earlier` says,
+    named as the thing left ("we finally moved off square", "closed the Etsy shop": `LEFT`), is
+    such a value in any case: `values` reads names by their capitals, and a chat often has none.
+    Whether either names another thing is `versions_of_one_thing`'s to ask, once for both readings."""
+    if not _the_agents(later) and any(_bare(m.group(1).lower()) in words(earlier.text)
+                                       for m in LEFT.finditer(_told_not_weighed(later.text))):
+        return True
     said = change_told(later)
     if said is None:
         return False
@@ -391,7 +431,8 @@ def renamed(earlier: Said, later: Said) -> bool:
 
 
 def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozenset[str], question: str = "",
-                          state_asked: bool = False, thing: str | None = None) -> bool:
+                          state_asked: bool = False, thing: str | None = None,
+                          asked_vector: np.ndarray | None = None) -> bool:
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
     earlier's value and says it changed (`renamed`), or it differs where the question asks, or
     (`state_asked`: the question asks how a fact stands now, or stood before it changed) it tells a
@@ -399,15 +440,45 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     other names the question's (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
+    if any(PASSING.search(told(x.text)) for x in (earlier, later)) and not PASSING_ASKED.search(question):
+        return False
+    if _kept(earlier, later) or _of_another(earlier, later, question):
+        return False
     cosine = float(earlier.vector @ later.vector)
     if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
-            or state_asked and told_anew(earlier, later, kind, cosine, question, thing)):
+            or state_asked and told_anew(earlier, later, kind, cosine, question, thing, asked_vector)):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
 
 
+# Words that say a value stays as it was: "Still flying out of DCA", "I'm sticking with YNAB".
+KEPT = re.compile(r"\b(still|sticking (?:with|to)|kept|keeping)\b[^.!?;]{0,40}", re.IGNORECASE)
+
+
+def _kept(earlier: Said, later: Said) -> bool:
+    """Whether `later` says a value of `earlier` stays ("We bought a house in Arlington! Still
+    flying out of DCA" after "Home airport is DCA"): whatever else changed, that fact holds."""
+    kept = " ".join(_tokens(m.group(0)) for m in KEPT.finditer(told(later.text)))
+    return bool(kept) and any(t in kept for t in (_tokens(v) for v in values(earlier.text)) if len(t.strip()) > 1)
+
+
+def _of_another(earlier: Said, later: Said, question: str) -> bool:
+    """Whether `later` tells someone else's fact (`telling.of_someone_else`: "My friend Chris moved
+    across town", or `only_of_others`: "Eli quit travel soccer. He wants to do robotics instead")
+    where the question asks about the asker and `earlier` is said in the first person ("I drive a
+    2015 Accord"), or where the question asks about a person `earlier` names and `later` does not
+    ("When does Maya have swim practice?"). Who is told of is for the question to say: "Carla
+    handed the marketing meeting off to Jorge" is the version of "The weekly marketing meeting is
+    run by Carla"."""
+    if not (of_someone_else(later.text) or only_of_others(later.text)) or only_of_others(earlier.text):
+        return False
+    if asks_of_the_asker(question) and says_i(earlier.text):
+        return True
+    return any(n.lower() in earlier.text.lower() and n.lower() not in later.text.lower() for n in NAME.findall(question))
+
+
 def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: str = "",
-              thing: str | None = None) -> bool:
+              thing: str | None = None, asked: np.ndarray | None = None) -> bool:
     """Whether `later`, `cosine` near `earlier`, tells a change (`change_told`, MOVED_ON's words
     too: "I quit smoking two months ago" after "I smoke about half a pack a day") near enough to
     be its version: VERSION_COSINE near; or CHANGE_COSINE near when the change is the speaker's
@@ -430,12 +501,26 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
         return False
     if cosine >= VERSION_COSINE:
         return True
+    if asked is not None and not (_about(later, earlier, question, asked) and _about(earlier, later, question, asked)):
+        return False
     if kind != "value":
         return True
     if WHEN_ASKED.search(question) and WHEN.search(earlier.text) and not WHEN.search(later.text):
         return False
     named = values(later.text)
     return not named or not named <= values(earlier.text)
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:STEM] for w in words(text)}
+
+
+def _about(one: Said, other: Said, question: str, asked: np.ndarray) -> bool:
+    """Whether `one`, of two memories less than VERSION_COSINE near, is about what the other or
+    the question is: it says a word of either (by their first STEM letters: "smoking" is "smoker"),
+    or it is QUESTION_NEAR the question (`asked`, its embedding: "Ever since the Aldi opened I do
+    all my shopping there" for "Where do I buy groceries?")."""
+    return bool(_stems(one.text) & (_stems(other.text) | _stems(question))) or float(one.vector @ asked) >= QUESTION_NEAR
 
 
 def _present_told(later: Said, question: str) -> bool:
@@ -514,7 +599,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
                  linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
                  window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None,
                  first_found: bool = False, thing: str | None = None,
-                 as_of: float | None = None) -> list[tuple[str, float]]:
+                 as_of: float | None = None, asked_vector: np.ndarray | None = None) -> list[tuple[str, float]]:
     """`ranked` with the version the reading wants (the later for "present", the earlier for
     "past") right above each of each speaker's first `head` memories that has one among the
     first `window`: of several later versions, the first that marks itself the newer version of
@@ -531,7 +616,8 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     is: no earlier memory goes above it. With a time the question asks at (`as_of`:
     versions.stood_at), a memory said after it is read as for the past, and one said by then as for
     the present of that time: only a version said by then goes above it. `said`: what `restated`
-    gives for the first `window` + MARKED_BELOW, when the caller read it already."""
+    gives for the first `window` + MARKED_BELOW, when the caller read it already; `asked_vector`:
+    the question's embedding, by which a change told less near is read as about it (`_about`)."""
     kind = versions_asked(question, ranked)
     if kind is None:
         return ranked
@@ -563,7 +649,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
             if (other.at > this.at) != wanted_later or wanted_later and as_of is not None and other.at > as_of or \
                     wanted is not None and not marks_newer(other.text, marked):
                 continue  # once a version is found, only one marked newer can go before it
-            if versions_of_one_thing(earlier, later, kind, asked, question, state_asked, thing):
+            if versions_of_one_thing(earlier, later, kind, asked, question, state_asked, thing, asked_vector):
                 first, wanted = wanted is None, j
                 if not wanted_later or not first or marks_newer(other.text, marked):
                     break

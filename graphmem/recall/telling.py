@@ -50,7 +50,9 @@ PEOPLE = (KIN - NOT_PEOPLE) | {"neighbor", "neighbors", "neighbour", "neighbours
                                "classmates", "coworkers", "colleagues", "teammate", "teammates", "sons",
                                "daughters", "sisters", "brothers", "in-laws", "inlaws", "mum", "girlfriends",
                                "boyfriends", "bestie", "bff", "toddler", "toddlers", "baby", "babies", "grandkids",
-                               "grandchildren"}
+                               "grandchildren", "buddy", "buddies", "pal", "pals", "housemate", "housemates",
+                               "workmate", "workmates", "co-worker", "co-workers", "ex"} | {f"{kin}-in-law" for kin in ("mother", "father", "sister", "brother",
+                                                                          "son", "daughter", "parents")}
 # The speaker's own words for themselves, in any case but "US" (the country), and not in an address
 # ("ann@proton.me", "about.me/ann").
 FIRST_PERSON = re.compile(r"(?<![.@/])\b(?-i:(?!US\b))(i|me|my|mine|myself|we|us|our|ours|ourselves)\b(?![.@/]\w)",
@@ -71,12 +73,19 @@ def _owns_a_person(text: str, at: int) -> bool:
     return False
 
 
+# A person owned after its name: "a coworker of mine", "friends of ours".
+OWNED_BEFORE = re.compile(r"([a-z][a-z'’-]*)\s+of\s+$", re.IGNORECASE)
+
+
 def _first_person(text: str) -> tuple[int, int]:
-    """How many first-person words the text says, and how many of them own a person."""
+    """How many first-person words the text says, and how many of them own a person ("my
+    sister", "a coworker of mine")."""
     said = owning = 0
     for m in FIRST_PERSON.finditer(text):
         said += 1
-        owning += m.group(1).lower() in OWNING and _owns_a_person(text, m.end())
+        word = m.group(1).lower()
+        before = OWNED_BEFORE.search(text[max(0, m.start() - 30):m.start()]) if word in ("mine", "ours") else None
+        owning += word in OWNING and _owns_a_person(text, m.end()) or bool(before and before.group(1).lower() in PEOPLE)
     return said, owning
 
 
@@ -94,11 +103,31 @@ def of_someone_else(text: str) -> bool:
     return said > 0 and owning == said
 
 
+# Who a message speaks of when its speaker is not in it: "Eli quit travel soccer. He wants to do
+# robotics instead", "tyler's switching his major".
+THIRD_PERSON = re.compile(r"\b(he|she|him|his|her|hers|himself|herself)\b", re.IGNORECASE)
+
+
+def only_of_others(text: str) -> bool:
+    """Whether what a message tells speaks only of someone else, with no first person at all: it
+    says "he" or "she" (a chat drops the speaker's "I" as often as not: "Retitled the novel" is the
+    speaker's)."""
+    said = told(prose(text))
+    return not FIRST_PERSON.search(said) and bool(THIRD_PERSON.search(said))
+
+
+def says_i(text: str) -> bool:
+    """Whether what a message tells says its speaker's first person at all ("I", "my", "our")."""
+    return _told_first_person(text)[0] > 0
+
+
 def of_the_speaker(text: str) -> bool:
     """Whether what a message tells speaks of its speaker: a first-person word that owns no
-    person ("I'm a senior data analyst", "My doctor increased my lisinopril")."""
+    person ("I'm a senior data analyst", "My doctor increased my lisinopril"), or none at all
+    and no one else's "he" or "she" either ("Got moved to day shifts starting next week": a chat
+    drops its "I")."""
     said, owning = _told_first_person(text)
-    return said > owning
+    return said > owning or said == 0 and not THIRD_PERSON.search(told(prose(text)))
 
 
 def asks_of_the_asker(question: str) -> bool:

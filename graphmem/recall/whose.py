@@ -6,20 +6,24 @@ and in the embedding, and the ranker cannot tell whose fact each is.
 
 Read off the words, zero-LLM, from what a message tells (telling.py: what it asks is left
 out): a message speaks of someone else when the speaker's first person in it is only ever the
-owner of a person ("my husband", "our neighbors", "my coworker's flight"); of the speaker when it
-says I, me, we or us, or "my" and "our" of anything else ("My doctor increased my lisinopril" is
-the speaker's dose). A question is about the asker when it says I, me, my, we or our and names
+owner of a person ("my husband", "our neighbors", "my coworker's flight", "a coworker of mine"),
+or when it has no first person and says "he" or "she" ("Eli quit soccer. He wants to do
+robotics"); of the speaker when it says I, me, we or us, or "my" and "our" of anything else ("My
+doctor increased my lisinopril" is the speaker's dose), or no person at all (a chat drops its
+"I": "Got moved to day shifts"). A question is about the asker when it says I, me, my, we or our and names
 no person of theirs ("Does my sister live with me?" is about the sister). Then, among the first
 VERSION_WINDOW memories, a memory of someone else gets the nearest following memory of the
 speaker's own, said by the same speaker and VERSION_COSINE near it (as near as two versions of
-one thing), put right above it. Nothing else moves but by the one place the moved memory left."""
+one thing), put right above it. Nothing else moves but by the one place the moved memory left.
+This runs before the versions are read (recency.newest_first), so that they are the asker's own
+fact's: the other way round, a coworker's change ranked first had its versions read instead."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
 from .recency import Said
-from .telling import asks_of_the_asker, of_someone_else, of_the_speaker
+from .telling import asks_of_the_asker, of_someone_else, of_the_speaker, only_of_others
 from .tuning import VERSION_COSINE, VERSION_WINDOW
 
 
@@ -34,7 +38,7 @@ def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], questi
     i = 0
     while i < min(window, len(out)):
         this = said.get(out[i][0])
-        if this is None or not of_someone_else(this.text):
+        if this is None or not (of_someone_else(this.text) or only_of_others(this.text)):
             i += 1
             continue
         mine = next((j for j in range(i + 1, min(window, len(out)))

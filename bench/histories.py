@@ -1,0 +1,144 @@
+"""Small stores: one user's messages on several topics, some facts changed, questions asked after.
+
+    python -m bench.histories [FILE...] [--home DIR] [--wrong]
+
+FILE: JSON Lines of histories, each {"user": ID, "messages": [{"at": ISO TIME, "text": TEXT}, ...],
+"questions": [{"question": TEXT, "answer": [INDEX, ...], "kind": KIND}, ...]} (default: the sets
+in tests/data written by people who never saw the code). An answer is the 0-based index of a
+message that answers the question as things stand after the last message. Kinds:
+
+- current: a fact that a later message changed, asked as it stands now (the newer message);
+- past: the same fact asked as it was before (the older message);
+- unchanged: a fact no message changed, while messages on other topics tell changes (a move, a
+  migration, a new job): none of them may go above it;
+- lookalike: a fact a later message seems to update and does not (someone else's, another thing
+  of the same kind, only considered, for one day): the original message.
+
+The pair sets of `bench.updates` hold two messages a user; here a user holds a dozen, as an
+agent's memory does in its first weeks, so a change told about one thing is there to be taken
+for a version of another. Each history's messages are added one by one, as an agent adds them,
+into a user of its own; each question is asked at the time of the last message. Printed per set
+and kind: how often recall's first memory is an answer, next to Dense (the message nearest the
+question by the same embedding, in the same run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from graphmem import Memory, Settings
+from graphmem.errors import InputError
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+UNSEEN = tuple(DATA / f"histories_unseen_{suffix}.jsonl" for suffix in ("a", "b"))
+KINDS = ("current", "past", "unchanged", "lookalike")
+SPEAKER = "user"
+
+
+@dataclass
+class HistoryFigures:
+    """Counts per kind over one set of histories; `wrong` holds the questions recall answered wrongly."""
+    name: str
+    asked: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    answered: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    dense: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    wrong: list[str] = field(default_factory=list)
+
+    def share(self, counts: dict[str, int], kind: str | None = None) -> float:
+        kinds = KINDS if kind is None else (kind,)
+        return sum(counts[k] for k in kinds) / max(1, sum(self.asked[k] for k in kinds))
+
+
+def read_histories(path: Path) -> list[dict]:
+    """The histories of a JSON Lines file, each checked; a bad line is an InputError that names
+    the file and the line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read histories: {exc}", source=str(path)) from None
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            history = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not JSON ({exc.msg})", source=str(path), line=n) from None
+        messages = history.get("messages") if isinstance(history, dict) else None
+        if not isinstance(messages, list) or not messages or not all(
+                isinstance(m, dict) and isinstance(m.get("text"), str) and m["text"].strip()
+                and isinstance(m.get("at"), str) for m in messages):
+            raise InputError('a history needs "messages": [{"at": TIME, "text": TEXT}, ...]', source=str(path), line=n)
+        try:
+            for m in messages:
+                m["at"] = datetime.fromisoformat(m["at"].replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise InputError(f"a message's time is not ISO 8601 ({exc})", source=str(path), line=n) from None
+        for q in history.get("questions") or []:
+            if not (isinstance(q, dict) and isinstance(q.get("question"), str) and q.get("kind") in KINDS
+                    and isinstance(q.get("answer"), list) and q["answer"]
+                    and all(isinstance(i, int) and 0 <= i < len(messages) for i in q["answer"])):
+                raise InputError(f'a question needs "question", "kind" (one of {", ".join(KINDS)}) and "answer": '
+                                 "indexes of its messages", source=str(path), line=n)
+        out.append(history)
+    return out
+
+
+def measure(mem: Memory, path: Path, user: str) -> HistoryFigures:
+    """Each history of `path` added into a user of its own (`user`-N), and its questions asked."""
+    figures = HistoryFigures(path.stem)
+    embedder = mem.models.embedder()
+    for i, history in enumerate(read_histories(path)):
+        who = f"{user}-{i}"
+        ids = [mem.add([(SPEAKER, m["text"])], user=who, at=m["at"]).memory_ids[0] for m in history["messages"]]
+        vectors = embedder.embed([m["text"] for m in history["messages"]])
+        last = history["messages"][-1]["at"]
+        for q in history["questions"]:
+            kind, wanted = q["kind"], {ids[j] for j in q["answer"]}
+            got = mem.recall(q["question"], user=who, k=10, asked_at=last).memories
+            figures.asked[kind] += 1
+            right = bool(got) and got[0].uid in wanted
+            figures.answered[kind] += right
+            nearest = int((vectors @ embedder.embed([q["question"]])[0]).argmax())
+            figures.dense[kind] += nearest in q["answer"]
+            if not right:
+                first = got[0].text if got else "nothing"
+                figures.wrong.append(f"{kind}: {q['question']} | wanted {history['messages'][q['answer'][0]]['text']!r}"
+                                     f" | first {first!r}")
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.histories", description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="*", type=Path, default=list(UNSEEN), metavar="FILE")
+    parser.add_argument("--home", type=Path, help="embedded database directory (default: a fresh temporary one)")
+    parser.add_argument("--wrong", action="store_true", help="list the questions recall answers wrongly")
+    args = parser.parse_args(argv)
+    try:
+        for path in args.paths:  # every file checked before anything is written
+            read_histories(path)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="graphmem-histories-") as tmp:
+        with Memory(settings=Settings.from_env(home=args.home or Path(tmp))) as mem:
+            print(f"{'set':24} {'kind':>10} {'n':>4} {'answered':>9} {'Dense':>7}")
+            for path in args.paths:
+                f = measure(mem, path, path.stem)
+                for kind in (*KINDS, None):
+                    n = sum(f.asked.values()) if kind is None else f.asked[kind]
+                    print(f"{f.name if kind == KINDS[0] else '':24} {kind or 'all':>10} {n:>4}"
+                          f" {f.share(f.answered, kind):>9.1%} {f.share(f.dense, kind):>7.1%}")
+                if args.wrong:
+                    print("\n".join(f"    {line}" for line in f.wrong))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
