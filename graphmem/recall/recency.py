@@ -324,7 +324,8 @@ WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think
                      r"|\b(consider\w*|contemplat\w*)\s+\w+ing\b(?:[^,;!?.]|\.(?!\s))*"
                      # ... or said to be only possible: "she might get promoted", "we could move it to May",
                      # "thinking I'd refinance if rates drop"
-                     r"|\b(might|(?-i:may)|could|would|should|must|(?:i|we|you|they|he|she)['’]d)\b(?:[^,;!?.]|\.(?!\s))*",
+                     r"|\b(might|(?-i:may)|could|would|should|must|(?:i|we|you|they|he|she)['’]d)\b"
+                     r"(?:[^,;!?.]|\.(?!\s))*",
                      re.IGNORECASE)  # "5.3.1" goes on
 # A departure said to hold only a short while ("this week's session is on Friday instead", "a
 # one-off Saturday session", "pool running for the next 10 days", "the bus just for the day"): the
@@ -333,7 +334,8 @@ WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think
 # 10 instead of 9").
 PASSING = re.compile(r"\b(one[- ]off|temporar(?:y|ily)|for the day|for (?:the|a) (?:next|coming) "
                      r"(?:few |couple(?: of)? |\d+ |two |three |four |five |six |seven |ten )?(?:days?|weeks?)|"
-                     r"(?:this|next) (?:week|weekend)(?:['’]s)? only|(?:just|only) (?:for )?(?:this|today|tonight|tomorrow)"
+                     r"(?:this|next) (?:week|weekend)(?:['’]s)? only|"
+                     r"(?:just|only) (?:for )?(?:this|today|tonight|tomorrow)"
                      r"(?: (?:week|weekend|once|time))?)\b"
                      r"|(?<!starting )(?<!from )(?<!as of )\bthis (?:week|weekend)(?:['’]s)?\b[^.!?]*\binstead\b",
                      re.IGNORECASE)
@@ -362,7 +364,7 @@ MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|gr
                       r"downgraded|decommissioned|retired|rewrote|rewritten|ripped out|got promoted|"
                       r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to|"
                       # a change that was planned, told done: "the Postgres 16 migration is done", "toast is live"
-                      r"(?:is|are|was|got) (?:done|finished|complete|completed|live)|went (?:through|live)|"
+                      r"(?:is|are|was) (?:done|finished|complete|completed|live)|went (?:through|live)|"
                       r"done (?:migrating|moving|upgrading|switching))\b",
                       re.IGNORECASE)
 
@@ -420,8 +422,9 @@ def renamed(earlier: Said, later: Said) -> bool:
     named as the thing left ("we finally moved off square", "closed the Etsy shop": `LEFT`), is
     such a value in any case: `values` reads names by their capitals, and a chat often has none.
     Whether either names another thing is `versions_of_one_thing`'s to ask, once for both readings."""
-    if not _the_agents(later) and any(_bare(m.group(1).lower()) in words(earlier.text)
-                                       for m in LEFT.finditer(_told_not_weighed(later.text))):
+    left = {_bare(m.group(1).lower()) for m in LEFT.finditer(_told_not_weighed(later.text))}
+    said = words(earlier.text)
+    if not _the_agents(later) and any(w in said for w in left if not w.endswith("ing")):  # a thing, not a doing
         return True
     said = change_told(later)
     if said is None:
@@ -474,7 +477,8 @@ def _of_another(earlier: Said, later: Said, question: str) -> bool:
         return False
     if asks_of_the_asker(question) and says_i(earlier.text):
         return True
-    return any(n.lower() in earlier.text.lower() and n.lower() not in later.text.lower() for n in NAME.findall(question))
+    before, after = earlier.text.lower(), later.text.lower()
+    return any(n.lower() in before and n.lower() not in after for n in NAME.findall(question))
 
 
 def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: str = "",
