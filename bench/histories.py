@@ -24,16 +24,15 @@ question by the same embedding, in the same run).
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from graphmem import Memory, Settings
+from graphmem import Memory
 from graphmem.errors import InputError
+
+from .sets import run_sets
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 UNSEEN = tuple(DATA / f"histories_unseen_{suffix}.jsonl" for suffix in ("a", "b"))
@@ -114,30 +113,20 @@ def measure(mem: Memory, path: Path, user: str) -> HistoryFigures:
     return figures
 
 
+def _table(mem: Memory, path: Path) -> tuple[list[str], list[str]]:
+    f = measure(mem, path, path.stem)
+    lines = []
+    for kind in (*KINDS, None):
+        n = sum(f.asked.values()) if kind is None else f.asked[kind]
+        lines.append(f"{f.name if kind == KINDS[0] else '':24} {kind or 'all':>10} {n:>4}"
+                     f" {f.share(f.answered, kind):>9.1%} {f.share(f.dense, kind):>7.1%}")
+    return lines, f.wrong
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.histories", description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="*", type=Path, default=list(UNSEEN), metavar="FILE")
-    parser.add_argument("--home", type=Path, help="embedded database directory (default: a fresh temporary one)")
-    parser.add_argument("--wrong", action="store_true", help="list the questions recall answers wrongly")
-    args = parser.parse_args(argv)
-    try:
-        for path in args.paths:  # every file checked before anything is written
-            read_histories(path)
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    with tempfile.TemporaryDirectory(prefix="graphmem-histories-") as tmp:
-        with Memory(settings=Settings.from_env(home=args.home or Path(tmp))) as mem:
-            print(f"{'set':24} {'kind':>10} {'n':>4} {'answered':>9} {'Dense':>7}")
-            for path in args.paths:
-                f = measure(mem, path, path.stem)
-                for kind in (*KINDS, None):
-                    n = sum(f.asked.values()) if kind is None else f.asked[kind]
-                    print(f"{f.name if kind == KINDS[0] else '':24} {kind or 'all':>10} {n:>4}"
-                          f" {f.share(f.answered, kind):>9.1%} {f.share(f.dense, kind):>7.1%}")
-                if args.wrong:
-                    print("\n".join(f"    {line}" for line in f.wrong))
-    return 0
+    return run_sets(argv, prog="python -m bench.histories", description=__doc__.split("\n\n")[0], default=UNSEEN,
+                    read=read_histories, header=f"{'set':24} {'kind':>10} {'n':>4} {'answered':>9} {'Dense':>7}",
+                    measure=_table, wrong="questions")
 
 
 if __name__ == "__main__":

@@ -19,16 +19,15 @@ Printed per set, next to Dense (the question's cosine to each message, in the sa
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from graphmem import Memory, Settings
+from graphmem import Memory
 from graphmem.errors import InputError
+
+from .sets import run_sets
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 UNSEEN = tuple(DATA / f"updates_unseen{suffix}.jsonl"
@@ -112,30 +111,20 @@ def measure(mem: Memory, path: Path, user: str, ask: bool = True) -> PairFigures
     return figures
 
 
+def _table(mem: Memory, path: Path) -> tuple[list[str], list[str]]:
+    f = measure(mem, path, path.stem)
+    lines = []
+    for kind in ("update", "unrelated"):
+        n = f.updates if kind == "update" else f.unrelated
+        lines.append(f"{f.name if kind == 'update' else '':24} {kind:>9} {n:>4} {f.share(f.linked, kind):>8.1%}"
+                     f" {f.share(f.answered, kind):>9.1%} {f.share(f.dense, kind):>7.1%}")
+    return lines, f.wrong
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.updates", description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="*", type=Path, default=list(UNSEEN), metavar="FILE")
-    parser.add_argument("--home", type=Path, help="embedded database directory (default: a fresh temporary one)")
-    parser.add_argument("--wrong", action="store_true", help="list the pairs recall answers wrongly")
-    args = parser.parse_args(argv)
-    try:
-        for path in args.paths:  # every file checked before anything is written
-            read_pairs(path)
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    with tempfile.TemporaryDirectory(prefix="graphmem-updates-") as tmp:
-        with Memory(settings=Settings.from_env(home=args.home or Path(tmp))) as mem:
-            print(f"{'set':24} {'pairs':>9} {'n':>4} {'linked':>8} {'answered':>9} {'Dense':>7}")
-            for path in args.paths:
-                f = measure(mem, path, path.stem)
-                for kind in ("update", "unrelated"):
-                    n = f.updates if kind == "update" else f.unrelated
-                    print(f"{f.name if kind == 'update' else '':24} {kind:>9} {n:>4} {f.share(f.linked, kind):>8.1%}"
-                          f" {f.share(f.answered, kind):>9.1%} {f.share(f.dense, kind):>7.1%}")
-                if args.wrong:
-                    print("\n".join(f"    {line}" for line in f.wrong))
-    return 0
+    return run_sets(argv, prog="python -m bench.updates", description=__doc__.split("\n\n")[0], default=UNSEEN,
+                    read=read_pairs, header=f"{'set':24} {'pairs':>9} {'n':>4} {'linked':>8} {'answered':>9} {'Dense':>7}",
+                    measure=_table, wrong="pairs")
 
 
 if __name__ == "__main__":

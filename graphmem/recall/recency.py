@@ -423,8 +423,8 @@ def renamed(earlier: Said, later: Said) -> bool:
     such a value in any case: `values` reads names by their capitals, and a chat often has none.
     Whether either names another thing is `versions_of_one_thing`'s to ask, once for both readings."""
     left = {_bare(m.group(1).lower()) for m in LEFT.finditer(_told_not_weighed(later.text))}
-    said = words(earlier.text)
-    if not _the_agents(later) and any(w in said for w in left if not w.endswith("ing")):  # a thing, not a doing
+    before = words(earlier.text)
+    if not _the_agents(later) and any(w in before for w in left if not w.endswith("ing")):  # a thing, not a doing
         return True
     said = change_told(later)
     if said is None:
@@ -524,7 +524,8 @@ def _about(one: Said, other: Said, question: str, asked: np.ndarray) -> bool:
     the question is: it says a word of either (by their first STEM letters: "smoking" is "smoker"),
     or it is QUESTION_NEAR the question (`asked`, its embedding: "Ever since the Aldi opened I do
     all my shopping there" for "Where do I buy groceries?")."""
-    return bool(_stems(one.text) & (_stems(other.text) | _stems(question))) or float(one.vector @ asked) >= QUESTION_NEAR
+    shared = _stems(one.text) & (_stems(other.text) | _stems(question))
+    return bool(shared) or float(one.vector @ asked) >= QUESTION_NEAR
 
 
 def _present_told(later: Said, question: str) -> bool:

@@ -51,8 +51,8 @@ PEOPLE = (KIN - NOT_PEOPLE) | {"neighbor", "neighbors", "neighbour", "neighbours
                                "daughters", "sisters", "brothers", "in-laws", "inlaws", "mum", "girlfriends",
                                "boyfriends", "bestie", "bff", "toddler", "toddlers", "baby", "babies", "grandkids",
                                "grandchildren", "buddy", "buddies", "pal", "pals", "housemate", "housemates",
-                               "workmate", "workmates", "co-worker", "co-workers", "ex"} | {f"{kin}-in-law" for kin in ("mother", "father", "sister", "brother",
-                                                                          "son", "daughter", "parents")}
+                               "workmate", "workmates", "co-worker", "co-workers", "ex"} \
+    | {f"{kin}-in-law" for kin in ("mother", "father", "sister", "brother", "son", "daughter", "parents")}
 # The speaker's own words for themselves, in any case but "US" (the country), and not in an address
 # ("ann@proton.me", "about.me/ann").
 FIRST_PERSON = re.compile(r"(?<![.@/])\b(?-i:(?!US\b))(i|me|my|mine|myself|we|us|our|ours|ourselves)\b(?![.@/]\w)",
