@@ -59,11 +59,12 @@ def test_the_askers_own_fact_first_then_its_newer_version(mem, user):
     assert _first(mem, user, "What shifts am I working now?") == ids[2]
 
 
-# Floors: what the sets reach, less one question, for the arithmetic's small differences between
-# CPUs; the sets were written, without seeing graphmem, by someone asked for small memories in which
-# facts change (bench/README.md, "Small memories").
+# Floors: what the set reaches, less one question, for the arithmetic's small differences between
+# CPUs. The sets were written, without seeing graphmem, by someone asked for small memories in which
+# facts change (bench/README.md, "Small memories"); the second, with the most look-alikes and facts
+# left unchanged, runs here (a minute and a half), both in `python -m bench.histories`. The first's
+# floors would be current 0.71, past 0.58, unchanged 0.8, lookalike 0.76.
 @pytest.mark.parametrize("name, floors", [
-    ("histories_unseen_a.jsonl", {"current": 0.71, "past": 0.58, "unchanged": 0.8, "lookalike": 0.76}),
     ("histories_unseen_b.jsonl", {"current": 0.67, "past": 0.68, "unchanged": 0.71, "lookalike": 0.61}),
 ])
 def test_histories_written_by_someone_who_never_read_the_code(mem, user, name, floors):
