@@ -89,10 +89,16 @@ def _first_person(text: str) -> tuple[int, int]:
     return said, owning
 
 
-@lru_cache(maxsize=64)  # each of the first memories is asked both ways, as the one above and as one below
+@lru_cache(maxsize=64)  # each of the first memories is read by several rules, as the one above and as one below
+def _telling(text: str) -> str:
+    """What a message tells: its prose, its questions left out."""
+    return told(prose(text))
+
+
+@lru_cache(maxsize=64)
 def _told_first_person(text: str) -> tuple[int, int]:
-    """`_first_person` of what a message tells (its prose, its questions left out)."""
-    return _first_person(told(prose(text)))
+    """`_first_person` of what a message tells."""
+    return _first_person(_telling(text))
 
 
 def of_someone_else(text: str) -> bool:
@@ -112,8 +118,7 @@ def only_of_others(text: str) -> bool:
     """Whether what a message tells speaks only of someone else, with no first person at all: it
     says "he" or "she" (a chat drops the speaker's "I" as often as not: "Retitled the novel" is the
     speaker's)."""
-    said = told(prose(text))
-    return not FIRST_PERSON.search(said) and bool(THIRD_PERSON.search(said))
+    return _told_first_person(text)[0] == 0 and bool(THIRD_PERSON.search(_telling(text)))
 
 
 def says_i(text: str) -> bool:
@@ -127,7 +132,7 @@ def of_the_speaker(text: str) -> bool:
     and no one else's "he" or "she" either ("Got moved to day shifts starting next week": a chat
     drops its "I")."""
     said, owning = _told_first_person(text)
-    return said > owning or said == 0 and not THIRD_PERSON.search(told(prose(text)))
+    return said > owning or said == 0 and not THIRD_PERSON.search(_telling(text))
 
 
 def asks_of_the_asker(question: str) -> bool:
