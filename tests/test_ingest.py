@@ -280,6 +280,16 @@ def test_a_turn_with_more_entities_than_the_bound_is_capped_and_counted(mem, use
     assert set(turn[0].names) == {"Alice", "Bob", "Carol"}  # the speaker, then named ones in mention order
 
 
+def test_a_message_that_names_only_the_subject_of_a_claim_witnesses_its_simplex(mem, user):
+    """No entity of its own text is mentioned, only its claim's subject (the speaker): the turn's
+    simplex is that subject. An empty one crashed the whole add (a blind history set found it)."""
+    said = "We're dropping Tuesdays starting in June, it's always dead. So Wednesday to Sunday from now on."
+    uid = mem.add([("user", said)], user=user).memory_ids[0]
+    assert [m.uid for m in mem.recall("Which days are we open?", user=user, k=3).memories] == [uid]
+    assert [s.names for s in mem.complex(user).simplices() if uid in s.witnesses] == [("user",)]
+    assert mem.complex(user).verify() == []
+
+
 def test_an_ingest_witnesses_only_the_sessions_it_read(mem, user, conversation, tmp_path):
     first = mem.ingest(conversation, user=user)
     assert first.session_simplices == 2

@@ -226,9 +226,13 @@ def _memory_row(conversation: str, turn: Turn, x: Extraction, uid: str, mentions
 
 def _cap(x: Extraction, resolved: dict, limit: int, summary: IngestSummary) -> list[str]:
     """The turn's entity norms; a turn with more than max_simplex_size entities keeps the named
-    ones first, then the earliest mentioned concepts, and the summary counts it."""
+    ones first, then the earliest mentioned concepts, and the summary counts it. A turn that
+    mentions nothing but claims something of its speaker ("So Wednesday to Sunday from now on")
+    has its claims' subjects: the turn mentions them (`_named`), and every memory that mentions
+    an entity witnesses a simplex."""
     ranked = sorted(x.mentions, key=lambda m: (m.kind == "CONCEPT", m.tokens.start if m.tokens else -1))
-    norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in ranked))
+    norms = list(dict.fromkeys(resolved[(m.name, m.kind)].norm for m in ranked)) \
+        or list(dict.fromkeys(resolved[(c.subject, c.kind)].norm for c in x.claims))
     if len(norms) > limit:
         summary.capped_simplices += 1
     return norms[:limit]
