@@ -12,7 +12,8 @@ import numpy as np
 from graphmem import Memory
 from graphmem.recall.analysis import analyse
 from graphmem.recall.ranker import AGENT, PEOPLE
-from graphmem.recall.recency import marks_newer, newest_first, numbers_of, pinned_first, question_kind, values, words
+from graphmem.recall.recency import (marks_newer, newest_first, numbers_of, pinned_first, question_kind, restated,
+                                     settled_first, values, words)
 from graphmem.recall.telling import told
 from graphmem.recall.tuning import VERSIONS_FIRST_FOUND
 from graphmem.recall.versions import reading, stood_at
@@ -597,3 +598,49 @@ def test_original_previous_and_the_start_of_a_time_ask_about_the_past():
                      "What room was I in at the start of the school year?"):
         assert reading(question) == "past", question
     assert reading("What's my goal for the year?") == "present"
+
+
+def test_changes_told_while_they_happen_again_or_by_now_after_are_versions(mem, user):
+    """"Raising my rate to $50", "resubmitting to MNRAS", "at 14 people now after the hiring
+    push"; and a question for the latest value ("What was my most recent A1c?") asks how it stands
+    now, its "recent" no word either memory must say."""
+    _assert_versions(mem, user, [
+            ("I teach bass lessons on the side, 8 students, $45 per half hour.",
+             "Raising my lesson rate to $50 per half hour for everyone starting August.",
+             "What do I charge for lessons now?"),
+            ("We submitted the WASP-39b paper to ApJ, fingers crossed.",
+             "ApJ rejected it. We're resubmitting to MNRAS next week.", "Which journal is the paper going to now?"),
+            ("Team is 7 people including the two of us.", "We're at 14 people now after the hiring push.",
+             "How many people are on my team now?"),
+            ("Last A1c was 7.2, I'm aiming for under 7.", "A1c came back 6.8!!! first time under 7 in years",
+             "What was my most recent A1c?")],
+        versions=True)
+
+
+def test_a_new_count_counts_the_asked_thing(mem, user):
+    question = "How many hens do we have?"
+    hens = _say(mem, user, "Added 8 more hens, so we're at 20 now.", MARCH)
+    price = _say(mem, user, "Raising the egg price to $7 a dozen, feed costs are brutal.", APRIL)
+    assert [uid for uid, _ in newest_first(mem.store, user, _ranked(hens, price), question, reading(question),
+                                           thing="hen")] == [hens, price]
+
+
+def test_a_first_memory_only_weighed_or_for_a_while_goes_below_the_fact_it_is_about(mem, user):
+    """"thinking about selling the civic, not decided tho" ranked first for "What car do I
+    drive?" tells no fact as it stands: the earlier memory about the civic goes above it. Not for
+    a question about the weighing or the while, nor for a memory about something else."""
+    civic = _say(mem, user, "drive a 2012 civic, check engine light came on this morning", MARCH)
+    other = _say(mem, user, "My sister's birthday is on June 3, any gift ideas for a teenager?", MARCH)
+    selling = _say(mem, user, "thinking about selling the civic since i can walk to work now. not decided tho", APRIL)
+    standup = _say(mem, user, "Our team standup is every day at 9:30.", MARCH)
+    this_week = _say(mem, user, "this week only standup is at 11 bc half the team is at an offsite", APRIL)
+
+    def order(question: str, *uids: str) -> list[str]:
+        said = restated(mem.store, user, list(uids))
+        return [uid for uid, _ in settled_first(_ranked(*uids), said, question, reading(question), None)]
+
+    assert order("what car do i drive", selling, other, civic) == [civic, selling, other]
+    assert order("what time is standup", this_week, standup) == [standup, this_week]
+    assert order("what am i thinking about selling?", selling, other, civic) == [selling, other, civic]
+    assert order("what time is standup this week?", this_week, standup) == [this_week, standup]
+    assert order("what car do i drive", selling, other) == [selling, other]

@@ -63,6 +63,10 @@ YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|co
 # A question in the simple past asks about an event ("What did Nate make on 25 February?"), not
 # about how things stand now.
 SIMPLE_PAST = re.compile(r"\b(did|was|were|had)\b", re.IGNORECASE)
+# ... but one for the latest of something asks how it stands now ("What was my most recent A1c?").
+LATEST = re.compile(r"\b(most recent|latest|current)\b", re.IGNORECASE)
+# A question that counts a thing ("How many hens do we have?").
+COUNTED = re.compile(r"\bhow (many|much)\b", re.IGNORECASE)
 ASKS_VALUE = re.compile(r"\b(what|how (many|much|long|big|large|small|old|far|tall|heavy|fast|often)|when|which)\b",
                         re.IGNORECASE)
 # A request to the agent ("Can you give me a summary of ...?"), and the words that ask for a place or
@@ -134,7 +138,8 @@ def asks_a_fact(question: str, reading: str = "present") -> bool:
     nor for advice ("How should I structure the interviews?"). Read for the present, a question
     in the simple past asks about an event ("Did I smoke in January?"); one that reads the past
     is in that tense anyway."""
-    if REQUEST.search(question) or reading == "present" and SIMPLE_PAST.search(question):
+    if REQUEST.search(question) or \
+            reading == "present" and SIMPLE_PAST.search(question) and not LATEST.search(question):
         return False
     return question_kind(question) != "other" or bool(ASKS_FACT.search(question))
 
@@ -340,11 +345,19 @@ PASSING = re.compile(r"\b(one[- ]off|temporar(?:y|ily)|for the day|for (?:the|a)
                      r"|(?<!starting )(?<!from )(?<!as of )\bthis (?:week|weekend)(?:['’]s)?\b[^.!?]*\binstead\b",
                      re.IGNORECASE)
 PASSING_ASKED = re.compile(r"\b(this|next) (week|weekend)\b|\b(today|tonight|tomorrow)\b", re.IGNORECASE)
-# "now" at the end of a clause tells a present that replaced another ("Tom is my manager now");
-# said first ("now I'm wondering"), after a duration ("for 3 months now") or as "right now", "for
+# Words that only weigh a change, undecided ("thinking about selling the civic, not decided tho",
+# "considering procreate", "we are considering moving Tobi to a boarding school"): what such a
+# message tells is not how things stand. Narrower than WEIGHED, which takes what is wanted, planned
+# or possible out of what a message tells ("I need to", "we could"): those often come with a fact.
+UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?|contemplat\w*|debating|undecided|not decided|"
+                       r"(?:think|thinking|thought) (?:about|of)|just thinking)\b", re.IGNORECASE)
+# "now" at the end of a clause, or before "after", "too" or "instead", tells a present that replaced
+# another ("Tom is my manager now", "We're open Mondays now too", "at 14 people now after the
+# hiring push"); said first ("now I'm wondering"), after a duration ("for 3 months now") or as "right now", "for
 # now", "just now" or "by now" it is discourse ("I'm single right now" tells no change).
 NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
-                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which|because)\b))", re.IGNORECASE)
+                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which|because|after|too|instead)\b))",
+                      re.IGNORECASE)
 DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 # Words that set a present against a past wherever a clause says them ("Nowadays I work from home",
 # "I bike to work these days", "from now on we deploy on Tuesdays"), where "now" does only at a
@@ -361,7 +374,11 @@ FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
 MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
                       r"lowered|reduced|dropped|up to|down to|traded|sold|gave up|transferred|relocated|refinanced|"
+                      # said while it happens, to a value: "raising my lesson rate to $50" (not "raising 12 hens")
+                      r"(?:rais|increas|lower|reduc|upp|cutt)ing(?: \w+){0,3} (?:to|by)|"
                       r"downgraded|decommissioned|retired|rewrote|rewritten|ripped out|got promoted|"
+                      # done again, another way: "resubmitting to MNRAS", "rebooked a Danube cruise"
+                      r"re(?:book|submitt?|locat|schedul|assign)(?:ed|ing)|renamed|"
                       r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to|"
                       # a change that was planned, told done: "the Postgres 16 migration is done", "toast is live"
                       r"(?:is|are|was) (?:done|finished|complete|completed|live)|went (?:through|live)|"
@@ -465,6 +482,40 @@ def _kept(earlier: Said, later: Said) -> bool:
     return bool(kept) and any(t in kept for t in (_tokens(v) for v in values(earlier.text)) if len(t.strip()) > 1)
 
 
+def _tentative(text: str) -> bool:
+    """Whether a message only weighs a change (UNDECIDED) or departs from a fact for a while (PASSING)."""
+    said = told(text)
+    return bool(UNDECIDED.search(said) or PASSING.search(said))
+
+
+def settled_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], question: str, reading: str,
+                  asked: np.ndarray | None, window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
+    """`ranked` with, where the first memory only weighs a change or departs for a while
+    (`_tentative`: "thinking about selling the civic, not decided tho", "this week only standup is
+    at 11"), the best ranked earlier memory of the same speaker about the same thing put above it:
+    it says how the fact stands, the first one does not. About the same thing: it says a word of
+    the question (by the first STEM letters) or is RENAMED_COSINE near the first; a word shared
+    with the first alone is often only a common one ("work" of "I can walk to work now"). Not for
+    a question that asks about such a while or weighing itself ("What's on this week?", "What am I
+    considering?"), nor for one that asks no fact (`asks_a_fact`). Runs before the versions are read
+    (`newest_first`), so that the fact put first gets its later versions."""
+    if len(ranked) < 2 or not asks_a_fact(question, reading) or UNDECIDED.search(question) \
+            or PASSING_ASKED.search(question):
+        return ranked
+    first = said.get(ranked[0][0])
+    if first is None or not _tentative(first.text):
+        return ranked
+    for j in range(1, min(window, len(ranked))):
+        other = said.get(ranked[j][0])
+        if other is None or other.speaker != first.speaker or other.at >= first.at or _tentative(other.text):
+            continue
+        if _stems(other.text) & _stems(question) or float(other.vector @ first.vector) >= RENAMED_COSINE:
+            out = list(ranked)
+            uid, score = out.pop(j)
+            return [(uid, max(score, out[0][1]))] + out
+    return ranked
+
+
 def _of_another(earlier: Said, later: Said, question: str) -> bool:
     """Whether `later` tells someone else's fact (`telling.of_someone_else`: "My friend Chris moved
     across town", or `only_of_others`: "Eli quit travel soccer. He wants to do robotics instead")
@@ -507,6 +558,8 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
         return True
     if asked is not None and not (_about(later, earlier, question, asked) and _about(earlier, later, question, asked)):
         return False
+    if thing and COUNTED.search(question) and thing[:STEM] not in _stems(later.text):
+        return False  # "How many hens do we have?": a new count counts hens, not "the egg price to $7"
     if kind != "value":
         return True
     if WHEN_ASKED.search(question) and WHEN.search(earlier.text) and not WHEN.search(later.text):
@@ -559,6 +612,7 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
             return False
     elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
         return False
+    asked = asked - VERSION_WORDS - {"recent"}  # "my current dose", "my most recent A1c": the thing, not its version
     need = max(1, min(VERSION_QUESTION_WORDS, len(asked)))  # "What's my GPA?" has one to hold
     if len(asked & words(earlier.text) & words(later.text)) < need:
         return False

@@ -18,7 +18,7 @@ from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
-from .recency import asks_a_fact, later_wanted, newest_first, pinned_first, restated, versions_asked
+from .recency import asks_a_fact, later_wanted, newest_first, pinned_first, restated, settled_first, versions_asked
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
@@ -85,6 +85,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     known = validity(store, user, head)
     if question is not None and said is not None:
         ranked = mine_first(ranked, said.result(), question)
+        ranked = settled_first(ranked, said.result(), question, reading, asked_vector)
         ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result(),
                               first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,
                               asked_vector=asked_vector)
