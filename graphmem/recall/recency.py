@@ -349,8 +349,14 @@ PASSING_ASKED = re.compile(r"\b(this|next) (week|weekend)\b|\b(today|tonight|tom
 # "considering procreate", "we are considering moving Tobi to a boarding school"): what such a
 # message tells is not how things stand. Narrower than WEIGHED, which takes what is wanted, planned
 # or possible out of what a message tells ("I need to", "we could"): those often come with a fact.
-UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?|contemplat\w*|debating|undecided|not decided|"
-                       r"(?:think|thinking|thought) (?:about|of)|just thinking)\b", re.IGNORECASE)
+UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?|contemplat\w*|debating|undecided|not decided|just thinking|"
+                       # weighing a doing, not a thought about things: "thinking about maybe getting a
+                       # second cat", not "whenever I hear it, I think about the paths I've taken"
+                       r"(?:thinking|thought) (?:about|of) (?:\w+ )?\w+ing)\b", re.IGNORECASE)
+# ... and a question asks about what is weighed or wished when it says so ("What values does John
+# want to teach his kids through adopting a rescue dog?", for "We're considering adopting one").
+WISHED = re.compile(r"\b(want\w*|plan\w*|hop(?:e|es|ing)|wish\w*|consider\w*|think\w*|might|would)\b",
+                    re.IGNORECASE)
 # "now" at the end of a clause, or before "after", "too" or "instead", tells a present that replaced
 # another ("Tom is my manager now", "We're open Mondays now too", "at 14 people now after the
 # hiring push"); said first ("now I'm wondering"), after a duration ("for 3 months now") or as "right now", "for
@@ -496,10 +502,10 @@ def settled_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], que
     it says how the fact stands, the first one does not. About the same thing: it says a word of
     the question (by the first STEM letters) or is RENAMED_COSINE near the first; a word shared
     with the first alone is often only a common one ("work" of "I can walk to work now"). Not for
-    a question that asks about such a while or weighing itself ("What's on this week?", "What am I
-    considering?"), nor for one that asks no fact (`asks_a_fact`). Runs before the versions are read
+    a question that asks about such a while or a weighing or wish itself ("What's on this week?",
+    "What am I considering?", `WISHED`), nor for one that asks no fact (`asks_a_fact`). Runs before the versions are read
     (`newest_first`), so that the fact put first gets its later versions."""
-    if len(ranked) < 2 or not asks_a_fact(question, reading) or UNDECIDED.search(question) \
+    if len(ranked) < 2 or not asks_a_fact(question, reading) or WISHED.search(question) \
             or PASSING_ASKED.search(question):
         return ranked
     first = said.get(ranked[0][0])
