@@ -65,6 +65,9 @@ YES_OR_NO = re.compile(r"^\s*(have|has|had|did|do|does|am|is|are|was|were|can|co
 SIMPLE_PAST = re.compile(r"\b(did|was|were|had)\b", re.IGNORECASE)
 # ... but one for the latest of something asks how it stands now ("What was my most recent A1c?").
 LATEST = re.compile(r"\b(most recent|latest|current)\b", re.IGNORECASE)
+# "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest
+# statement answers (versions.reading).
+EVER = re.compile(r"\bever\b|^\s*(have|has)\b.*\bbefore\s*\?\s*$", re.IGNORECASE)
 # A question that counts a thing ("How many hens do we have?").
 COUNTED = re.compile(r"\bhow (many|much)\b", re.IGNORECASE)
 ASKS_VALUE = re.compile(r"\b(what|how (many|much|long|big|large|small|old|far|tall|heavy|fast|often)|when|which)\b",
@@ -346,10 +349,10 @@ PASSING = re.compile(r"\b(one[- ]off|temporar(?:y|ily)|for the day|for (?:the|a)
                      re.IGNORECASE)
 PASSING_ASKED = re.compile(r"\b(this|next) (week|weekend)\b|\b(today|tonight|tomorrow)\b", re.IGNORECASE)
 # Words that only weigh a change, undecided ("thinking about selling the civic, not decided tho",
-# "considering procreate", "we are considering moving Tobi to a boarding school"): what such a
-# message tells is not how things stand. Narrower than WEIGHED, which takes what is wanted, planned
+# "considering procreate", "we are considering moving Tobi to a boarding school"; not "considering
+# I've never done one", which gives a reason): what such a message tells is not how things stand. Narrower than WEIGHED, which takes what is wanted, planned
 # or possible out of what a message tells ("I need to", "we could"): those often come with a fact.
-UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?|contemplat\w*|debating|undecided|not decided|just thinking|"
+UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?(?! (?:that|i|i'm|i've|we|we're|we've|it|how|the fact)\b)|contemplat\w*|debating|undecided|not decided|just thinking|"
                        # weighing a doing, not a thought about things: "thinking about maybe getting a
                        # second cat", not "whenever I hear it, I think about the paths I've taken"
                        r"(?:thinking|thought) (?:about|of) (?:\w+ )?\w+ing)\b", re.IGNORECASE)
@@ -503,10 +506,12 @@ def settled_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], que
     the question (by the first STEM letters) or is RENAMED_COSINE near the first; a word shared
     with the first alone is often only a common one ("work" of "I can walk to work now"). Not for
     a question that asks about such a while or a weighing or wish itself ("What's on this week?",
-    "What am I considering?", `WISHED`), nor for one that asks no fact (`asks_a_fact`). Runs before the versions are read
+    "What am I considering?", `WISHED`), nor for one that asks whether something ever held ("Have
+    I ever worked with Michael?", `EVER`: "I've never worked with Michael, but I'm thinking of
+    it" answers it), nor for one that asks no fact (`asks_a_fact`). Runs before the versions are read
     (`newest_first`), so that the fact put first gets its later versions."""
     if len(ranked) < 2 or not asks_a_fact(question, reading) or WISHED.search(question) \
-            or PASSING_ASKED.search(question):
+            or PASSING_ASKED.search(question) or EVER.search(question):
         return ranked
     first = said.get(ranked[0][0])
     if first is None or not _tentative(first.text):

@@ -18,7 +18,8 @@ from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
-from .recency import asks_a_fact, later_wanted, newest_first, pinned_first, restated, settled_first, versions_asked
+from .recency import (EVER, asks_a_fact, later_wanted, newest_first, pinned_first, restated, settled_first,
+                      versions_asked)
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
@@ -27,8 +28,7 @@ PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|previous|formerl
                   r"former|(?<!how )old|earlier|back then|prior|until|anymore|at the (?:start|beginning) of)\b"
                   r"|\b(my|your|his|her|their|our|its)\s+first\b", re.IGNORECASE)
 # ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
-# answers; and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job").
-EVER = re.compile(r"\bever\b|^\s*(have|has)\b.*\bbefore\s*\?\s*$", re.IGNORECASE)
+# answers (recency.EVER); and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job").
 # A question's tense is its first auxiliary verb's: a time named in the past or the perfect asks how things stood then.
 AUXILIARY = re.compile(r"\b(do|does|did|am|is|are|was|were|has|have|had|will|would|can|could|should|shall|may|might)\b",
                        re.IGNORECASE)
