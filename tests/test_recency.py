@@ -637,7 +637,7 @@ def test_a_first_memory_only_weighed_or_for_a_while_goes_below_the_fact_it_is_ab
 
     def order(question: str, *uids: str) -> list[str]:
         said = restated(mem.store, user, list(uids))
-        return [uid for uid, _ in settled_first(_ranked(*uids), said, question, reading(question), None)]
+        return [uid for uid, _ in settled_first(_ranked(*uids), said, question, reading(question))]
 
     assert order("what car do i drive", selling, other, civic) == [civic, selling, other]
     assert order("what time is standup", this_week, standup) == [standup, this_week]

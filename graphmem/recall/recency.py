@@ -350,9 +350,11 @@ PASSING = re.compile(r"\b(one[- ]off|temporar(?:y|ily)|for the day|for (?:the|a)
 PASSING_ASKED = re.compile(r"\b(this|next) (week|weekend)\b|\b(today|tonight|tomorrow)\b", re.IGNORECASE)
 # Words that only weigh a change, undecided ("thinking about selling the civic, not decided tho",
 # "considering procreate", "we are considering moving Tobi to a boarding school"; not "considering
-# I've never done one", which gives a reason): what such a message tells is not how things stand. Narrower than WEIGHED, which takes what is wanted, planned
-# or possible out of what a message tells ("I need to", "we could"): those often come with a fact.
-UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?(?! (?:that|i|i'm|i've|we|we're|we've|it|how|the fact)\b)|contemplat\w*|debating|undecided|not decided|just thinking|"
+# I've never done one", which gives a reason): what such a message tells is not how things stand.
+# Narrower than WEIGHED, which takes what is wanted, planned or possible out of what a message
+# tells ("I need to", "we could"): those often come with a fact.
+UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?(?! (?:that|i|i'm|i've|we|we're|we've|it|how|the fact)\b)|"
+                       r"contemplat\w*|debating|undecided|not decided|just thinking|"
                        # weighing a doing, not a thought about things: "thinking about maybe getting a
                        # second cat", not "whenever I hear it, I think about the paths I've taken"
                        r"(?:thinking|thought) (?:about|of) (?:\w+ )?\w+ing)\b", re.IGNORECASE)
@@ -362,8 +364,9 @@ WISHED = re.compile(r"\b(want\w*|plan\w*|hop(?:e|es|ing)|wish\w*|consider\w*|thi
                     re.IGNORECASE)
 # "now" at the end of a clause, or before "after", "too" or "instead", tells a present that replaced
 # another ("Tom is my manager now", "We're open Mondays now too", "at 14 people now after the
-# hiring push"); said first ("now I'm wondering"), after a duration ("for 3 months now") or as "right now", "for
-# now", "just now" or "by now" it is discourse ("I'm single right now" tells no change).
+# hiring push"); said first ("now I'm wondering"), after a duration ("for 3 months now") or as
+# "right now", "for now", "just now" or "by now" it is discourse ("I'm single right now" tells no
+# change).
 NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
                       r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which|because|after|too|instead)\b))",
                       re.IGNORECASE)
@@ -498,7 +501,7 @@ def _tentative(text: str) -> bool:
 
 
 def settled_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], question: str, reading: str,
-                  asked: np.ndarray | None, window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
+                  window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
     """`ranked` with, where the first memory only weighs a change or departs for a while
     (`_tentative`: "thinking about selling the civic, not decided tho", "this week only standup is
     at 11"), the best ranked earlier memory of the same speaker about the same thing put above it:
@@ -508,8 +511,8 @@ def settled_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], que
     a question that asks about such a while or a weighing or wish itself ("What's on this week?",
     "What am I considering?", `WISHED`), nor for one that asks whether something ever held ("Have
     I ever worked with Michael?", `EVER`: "I've never worked with Michael, but I'm thinking of
-    it" answers it), nor for one that asks no fact (`asks_a_fact`). Runs before the versions are read
-    (`newest_first`), so that the fact put first gets its later versions."""
+    it" answers it), nor for one that asks no fact (`asks_a_fact`). Runs before the versions are
+    read (`newest_first`), so that the fact put first gets its later versions."""
     if len(ranked) < 2 or not asks_a_fact(question, reading) or WISHED.search(question) \
             or PASSING_ASKED.search(question) or EVER.search(question):
         return ranked
@@ -623,7 +626,7 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
             return False
     elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
         return False
-    asked = asked - VERSION_WORDS - {"recent"}  # "my current dose", "my most recent A1c": the thing, not its version
+    asked = asked - VERSION_WORDS - {"recent"}  # "my current dose", "my most recent A1c": the thing, not the version
     need = max(1, min(VERSION_QUESTION_WORDS, len(asked)))  # "What's my GPA?" has one to hold
     if len(asked & words(earlier.text) & words(later.text)) < need:
         return False

@@ -73,8 +73,9 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     still holds for a question whose `words` (its lemmas) ask only about the rest. The
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, for a question about the asker their own fact goes above one told of someone
-    close to them (whose.mine_first), then versions no link records are read too
-    (recency.newest_first, as the `kind` of conversation wants: tuning.VERSIONS_FIRST_FOUND, the
+    close to them (whose.mine_first), a first memory that only weighs a change or holds for a
+    while goes below the fact it is about (recency.settled_first), then versions no link records
+    are read too (recency.newest_first, as the `kind` of conversation wants: tuning.VERSIONS_FIRST_FOUND, the
     `thing` it asks about, and the question's embedding, `asked_vector`), and a number of a thing
     the question gives pins the memories that say it first (recency.pinned_first)."""
     head = [uid for uid, _ in ranked[:depth]]
@@ -85,7 +86,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     known = validity(store, user, head)
     if question is not None and said is not None:
         ranked = mine_first(ranked, said.result(), question)
-        ranked = settled_first(ranked, said.result(), question, reading, asked_vector)
+        ranked = settled_first(ranked, said.result(), question, reading)
         ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result(),
                               first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,
                               asked_vector=asked_vector)
