@@ -68,8 +68,9 @@ LATEST = re.compile(r"\b(most recent|latest|current)\b", re.IGNORECASE)
 # "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest
 # statement answers (versions.reading).
 EVER = re.compile(r"\bever\b|^\s*(have|has)\b.*\bbefore\s*\?\s*$", re.IGNORECASE)
-# A question that counts a thing ("How many hens do we have?").
-COUNTED = re.compile(r"\bhow (many|much)\b", re.IGNORECASE)
+# A question that counts a thing ("How many hens do we have?"); "how much" measures it, often in a
+# unit that names it not ("How much coffee do I drink?": "Down to a single cup").
+COUNTED = re.compile(r"\bhow many\b", re.IGNORECASE)
 ASKS_VALUE = re.compile(r"\b(what|how (many|much|long|big|large|small|old|far|tall|heavy|fast|often)|when|which)\b",
                         re.IGNORECASE)
 # A request to the agent ("Can you give me a summary of ...?"), and the words that ask for a place or
@@ -111,6 +112,9 @@ VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", 
 # Of them, those that mark the newer version ("the new April 25 deadline", "my increased January
 # book budget"), said at most MARKED_WITHIN words before the thing.
 NEWER_WORDS = {"new", "updated", "latest", "revised", "increased", "reduced", "extended", "adjusted"}
+# Of a question's words, those that ask for a version and name no thing ("my current dose", "my most
+# recent A1c"): two versions need not say them (`_differs`). Not "old": "How old is Pepper?".
+MARKING_WORDS = {"current", "recent", "latest", "new", "updated"}
 MARKED_WITHIN = 4
 STEM = 5  # letters that key a word for `_about`: "smoking" and "smoker", "budget" and "budgeting"
 
@@ -626,7 +630,7 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
             return False
     elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
         return False
-    asked = asked - VERSION_WORDS - {"recent"}  # "my current dose", "my most recent A1c": the thing, not the version
+    asked = asked - MARKING_WORDS  # "my current dose", "my most recent A1c": the thing, not the version
     need = max(1, min(VERSION_QUESTION_WORDS, len(asked)))  # "What's my GPA?" has one to hold
     if len(asked & words(earlier.text) & words(later.text)) < need:
         return False
