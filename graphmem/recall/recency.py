@@ -523,11 +523,12 @@ def settled_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], que
     first = said.get(ranked[0][0])
     if first is None or not _tentative(first.text):
         return ranked
+    asked = _stems(question)
     for j in range(1, min(window, len(ranked))):
         other = said.get(ranked[j][0])
         if other is None or other.speaker != first.speaker or other.at >= first.at or _tentative(other.text):
             continue
-        if _stems(other.text) & _stems(question) or float(other.vector @ first.vector) >= RENAMED_COSINE:
+        if _stems(other.text) & asked or float(other.vector @ first.vector) >= RENAMED_COSINE:
             out = list(ranked)
             uid, score = out.pop(j)
             return [(uid, max(score, out[0][1]))] + out
