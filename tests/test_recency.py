@@ -263,6 +263,20 @@ def test_a_less_near_change_told_of_someone_else_or_naming_no_new_value_is_no_ve
         versions=False)
 
 
+def test_a_change_that_says_no_amount_is_no_new_amount_and_an_ended_one_is(mem, user):
+    """For a question that asks how many or how much, a later memory that tells a change but says
+    no amount changed something else ("went with white oak in the end" after "we have two big
+    dogs"); one that says the thing ended ("I gave up coffee") is its new amount."""
+    _assert_versions(mem, user, [
+            ("pick between white oak and hickory for kitchen floors, we have two big dogs",
+             "went with white oak in the end. how to protect it from dog claws?", "How many dogs do we have?")],
+        versions=False)
+    _assert_versions(mem, user, [
+            ("I drink about four cups of coffee a day.", "I gave up coffee completely, I drink tea now.",
+             "How much coffee do I drink a day?")],
+        versions=True)
+
+
 def test_recall_answers_with_a_change_told_in_other_words_first(mem, user):
     _say(mem, user, "I use Notion for all my notes.", MARCH)
     newer = _say(mem, user, "Moved all my notes over to Obsidian last month, I love having local files.", APRIL)
@@ -455,14 +469,22 @@ def test_a_new_thing_of_someone_else_or_another_thing_marked_new_is_no_version(m
 
 def test_a_present_set_against_a_past_tells_a_change_where_it_says_the_questions_word(mem, user):
     """"Nowadays I work from home" tells that where the speaker works changed; "Jenkins got
-    retired" that the CI did; "These days I'm reading a lot about Berlin" says no word of "Where
-    do I live?" and moves nothing."""
+    retired" that the CI did; a value said to hold from a time on ("as of this week", "from
+    February") tells a change without a verb of change. "These days I'm reading a lot about
+    Berlin" says no word of "Where do I live?" and moves nothing, nor does a rent that changes
+    from December."""
     for older, newer, question, moved in [
             ("I work from the office every day.", "Nowadays I work from home three days a week.",
              "Where do I work from?", True),
             ("We use Jenkins for CI.", "We're on GitHub Actions for CI at the moment; Jenkins got retired.",
              "What do we use for CI?", True),
-            ("I live in Chicago.", "These days I'm reading a lot about Berlin.", "Where do I live?", False)]:
+            ("I'm on metformin 500mg twice a day.", "metformin is 1000mg twice daily as of this week.",
+             "How much metformin am I taking?", True),
+            ("I work nights as an ICU nurse, 7pm to 7am.", "day shifts from February, 7am to 7pm.",
+             "What shifts am I working?", True),
+            ("I live in Chicago.", "These days I'm reading a lot about Berlin.", "Where do I live?", False),
+            ("I rent a one-bed in Leith for £950 a month.", "The letting agent says it's £1,010 a month from December.",
+             "Where do I live?", False)]:
         first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
         got = newest_first(mem.store, user, _ranked(first, second), question, reading(question))
         assert [uid for uid, _ in got] == ([second, first] if moved else [first, second]), question

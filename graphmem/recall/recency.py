@@ -86,6 +86,11 @@ WHEN_ASKED = re.compile(r"\b(when|what time|what day|which day|what date)\b", re
 WHEN = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b" + _MONTH + r"\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|"
                   r"\b\d{1,2}:\d{2}\b|\b(morning|afternoon|evening|night|noon|midnight|tomorrow|tonight|weekend)s?\b",
                   re.IGNORECASE)
+# A question that asks for an amount, and what says one: a new amount says a number, or that the
+# thing ended ("I gave up coffee").
+AMOUNT_ASKED = re.compile(r"\bhow (many|much|old|far|long|tall|heavy|big|large)\b", re.IGNORECASE)
+AMOUNT = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+                    r"hundred|thousand|single|double|twice|once|half|dozen|couple|none|zero)\b", re.IGNORECASE)
 # A statement denied, or a habit or plan ended ("I quit smoking", "the wedding got called off").
 NEGATED = re.compile(r"\b(never|not|no longer|no more|haven't|hasn't|hadn't|didn't|don't|doesn't|isn't|wasn't|"
                      r"quit|stopped|gave up|called off|cancell?ed)\b",
@@ -366,13 +371,13 @@ UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?(?! (?:that|i|i'm|i've|we|we're|w
 # want to teach his kids through adopting a rescue dog?", for "We're considering adopting one").
 WISHED = re.compile(r"\b(want\w*|plan\w*|hop(?:e|es|ing)|wish\w*|consider\w*|think\w*|might|would)\b",
                     re.IGNORECASE)
-# "now" at the end of a clause, or before "after", "too" or "instead", tells a present that replaced
+# "now" at the end of a clause, or before "after", "since", "too" or "instead", tells a present that replaced
 # another ("Tom is my manager now", "We're open Mondays now too", "at 14 people now after the
 # hiring push"); said first ("now I'm wondering"), after a duration ("for 3 months now") or as
 # "right now", "for now", "just now" or "by now" it is discourse ("I'm single right now" tells no
 # change).
 NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
-                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which|because|after|too|instead)\b))",
+                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which|because|since|after|too|instead)\b))",
                       re.IGNORECASE)
 DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 # Words that set a present against a past wherever a clause says them ("Nowadays I work from home",
@@ -380,6 +385,18 @@ DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 # clause's end; "right now" and "at the moment" say only the present ("I'm single at the moment"),
 # and "lately" mostly a mood ("Things have been hectic lately").
 PRESENT_TOLD = re.compile(r"\b(nowadays|these days|from now on)\b", re.IGNORECASE)
+# ... and so does a value said to hold from a time on ("lisinopril is 20mg as of this week", "day
+# shifts from February", "a new 5 year fix, 3.85% starting July", "Giffgaff for me since the
+# weekend"), or a measurement taken again ("A1C came back 5.7 this time"): a change told without a
+# verb of change.
+_FROM_WHEN = (r"(?:(?:this|next|last|the coming) (?:week|weekend|month|year|term|semester|season|quarter|"
+              r"spring|summer|autumn|fall|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+              + _MONTH[1:-1].replace("|may|", "|(?-i:May)|") + r"|"
+              r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tomorrow|"
+              r"the (?:\d{1,2}(?:st|nd|rd|th)|first|start|beginning|new year|weekend))")
+START_TOLD = re.compile(r"\b(?:(?:as of|from|starting(?: (?:on|in|from))?|effective(?: from)?|beginning)\s+"
+                        + _FROM_WHEN + r"|since (?:the weekend|last \w+|" + _FROM_WHEN + r")|this time)\b",
+                        re.IGNORECASE)
 # A memory that tells a former state itself ("I used to go horseback riding with my dad") answers a
 # question about the past: no earlier memory is its older version.
 FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
@@ -573,6 +590,9 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
         return False
     if (only_called_new or cosine < VERSION_COSINE) and of_someone_else(later.text):
         return False
+    if AMOUNT_ASKED.search(question) and AMOUNT.search(earlier.text) and not AMOUNT.search(told(later.text)) \
+            and not NEGATED.search(told(later.text)):
+        return False  # "How many dogs do we have?": "went with white oak in the end" counts none
     if cosine >= VERSION_COSINE:
         return True
     if asked is not None and not (_about(later, earlier, question, asked) and _about(earlier, later, question, asked)):
@@ -601,11 +621,13 @@ def _about(one: Said, other: Said, question: str, asked: np.ndarray) -> bool:
 
 
 def _present_told(later: Said, question: str) -> bool:
-    """Whether `later` sets a present against a past (PRESENT_TOLD: "Nowadays I work from home")
-    where it says a word of the question ("Where do I work from?"): the words say a change
-    happened, not of what, and "These days I'm reading a lot about Berlin" is no answer to
-    "Where do I live?". The agent tells no change of the user's."""
-    return not _the_agents(later) and bool(PRESENT_TOLD.search(_told_not_weighed(later.text))) \
+    """Whether `later` sets a present against a past (PRESENT_TOLD: "Nowadays I work from home";
+    START_TOLD: "day shifts from February") where it says a word of the question ("Where do I
+    work from?"): the words say a change happened, not of what, and "These days I'm reading a lot
+    about Berlin" is no answer to "Where do I live?", nor "it's £1,010 a month from December" to
+    it. The agent tells no change of the user's."""
+    said = _told_not_weighed(later.text)
+    return not _the_agents(later) and bool(PRESENT_TOLD.search(said) or START_TOLD.search(said)) \
         and bool(words(question) & words(later.text))
 
 

@@ -26,9 +26,12 @@ from .whose import mine_first
 # Words that ask about an earlier state of things; anything else reads the present.
 PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|previous|formerly|originally|original|at first|in the past|"
                   r"former|(?<!how )old|earlier|back then|prior|until|anymore|at the (?:start|beginning) of)\b"
-                  r"|\b(my|your|his|her|their|our|its)\s+first\b", re.IGNORECASE)
+                  r"|\b(my|your|his|her|their|our|its)\s+first\b"
+                  # the state at a beginning: "when I first joined", "what dose did I start on?"
+                  r"|\bwhen (i|we|you|he|she|they) first\b|\bstart(ed)? (on|with|out)\b", re.IGNORECASE)
 # ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
-# answers (recency.EVER); and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job").
+# answers (recency.EVER); and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job",
+# as does a time: "when I first joined").
 # A question's tense is its first auxiliary verb's: a time named in the past or the perfect asks how things stood then.
 AUXILIARY = re.compile(r"\b(do|does|did|am|is|are|was|were|has|have|had|will|would|can|could|should|shall|may|might)\b",
                        re.IGNORECASE)
