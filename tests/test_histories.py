@@ -62,7 +62,7 @@ def test_the_askers_own_fact_first_then_its_newer_version(mem, user):
 # Floors: what the set reaches, less one question, for the arithmetic's small differences between
 # CPUs. The sets were written, without seeing graphmem, by someone asked for small memories in which
 # facts change (bench/README.md, "Small memories"); the second, with the most look-alikes and facts
-# left unchanged, runs here (a minute and a half), both in `python -m bench.histories`. The first's
+# left unchanged, runs here (a minute and a half), all four in `python -m bench.histories`. The first's
 # floors would be current 0.71, past 0.58, unchanged 0.8, lookalike 0.76.
 @pytest.mark.parametrize("name, floors", [
     ("histories_unseen_b.jsonl", {"current": 0.67, "past": 0.68, "unchanged": 0.71, "lookalike": 0.61}),
