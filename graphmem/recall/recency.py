@@ -48,7 +48,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..ingest.claims import ADVISORS, ASKING_YOU, CHANGED
+from ..ingest.claims import ADVISORS, ASKING_YOU, CHANGED, NUMBERS
 from ..ingest.markup import prose
 from ..store import Store
 from ..vectors import unit
@@ -83,14 +83,15 @@ _MONTH = (r"(january|february|march|april|may|june|july|august|september|october
 VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\d{1,2}\b", re.IGNORECASE)
 # A question that asks when, and what says when: a day, a month, a time of day.
 WHEN_ASKED = re.compile(r"\b(when|what time|what day|which day|what date)\b", re.IGNORECASE)
-WHEN = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b" + _MONTH + r"\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|"
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+WHEN = re.compile(r"\b" + _WEEKDAY + r"s?\b|\b" + _MONTH + r"\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|"
                   r"\b\d{1,2}:\d{2}\b|\b(morning|afternoon|evening|night|noon|midnight|tomorrow|tonight|weekend)s?\b",
                   re.IGNORECASE)
 # A question that asks for an amount, and what says one: a new amount says a number, or that the
 # thing ended ("I gave up coffee").
 AMOUNT_ASKED = re.compile(r"\bhow (many|much|old|far|long|tall|heavy|big|large)\b", re.IGNORECASE)
-AMOUNT = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
-                    r"hundred|thousand|single|double|twice|once|half|dozen|couple|none|zero)\b", re.IGNORECASE)
+AMOUNT = re.compile(r"\d|\b(" + "|".join(NUMBERS) + r"|thirty|forty|fifty|hundred|thousand|single|double|twice|once|"
+                    r"half|dozen|couple|none)\b", re.IGNORECASE)
 # A statement denied, or a habit or plan ended ("I quit smoking", "the wedding got called off").
 NEGATED = re.compile(r"\b(never|not|no longer|no more|haven't|hasn't|hadn't|didn't|don't|doesn't|isn't|wasn't|"
                      r"quit|stopped|gave up|called off|cancell?ed)\b",
@@ -390,9 +391,9 @@ PRESENT_TOLD = re.compile(r"\b(nowadays|these days|from now on)\b", re.IGNORECAS
 # weekend"), or a measurement taken again ("A1C came back 5.7 this time"): a change told without a
 # verb of change.
 _FROM_WHEN = (r"(?:(?:this|next|last|the coming) (?:week|weekend|month|year|term|semester|season|quarter|"
-              r"spring|summer|autumn|fall|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+              r"spring|summer|autumn|fall|winter|" + _WEEKDAY + r")|"
               + _MONTH[1:-1].replace("|may|", "|(?-i:May)|") + r"|"
-              r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tomorrow|"
+              + _WEEKDAY + r"|today|tomorrow|"
               r"the (?:\d{1,2}(?:st|nd|rd|th)|first|start|beginning|new year|weekend))")
 START_TOLD = re.compile(r"\b(?:(?:as of|from|starting(?: (?:on|in|from))?|effective(?: from)?|beginning)\s+"
                         + _FROM_WHEN + r"|since (?:the weekend|last \w+|" + _FROM_WHEN + r")|this time)\b",
