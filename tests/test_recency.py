@@ -668,3 +668,27 @@ def test_a_first_memory_only_weighed_or_for_a_while_goes_below_the_fact_it_is_ab
     assert order("what am i thinking about selling?", selling, other, civic) == [selling, other, civic]
     assert order("what time is standup this week?", this_week, standup) == [this_week, standup]
     assert order("what car do i drive", selling, other) == [selling, other]
+
+
+def test_news_of_the_same_person_or_place_is_no_new_answer_to_who_or_where(mem, user):
+    """A question that asks who or where asks for a name: a later memory that names no one the
+    earlier does not is news of the same person or place, whatever change it tells; one that
+    names someone new, leaves the old, or (for a question about the asker) says "I" answers anew."""
+    _assert_versions(mem, user, [
+        ("My cardiologist is Dr. Feldman.",
+         "Dr. Feldman bumped my lisinopril up to 20mg, my readings were running a bit high.", "Who's my cardiologist?"),
+        ("My roommate is Tyler, we share a 2br in West Campus.", "tyler's switching his major to econ lol",
+         "Who's my roommate?"),
+        ("my running club meets Wednesdays 7pm at Preston Park",
+         "club night is thursdays now, the council gave the park to a football league on wednesdays",
+         "Where does my running club meet?"),
+    ], versions=False)
+    _assert_versions(mem, user, [
+        ("The kids' pediatrician is Dr. Alvarez.", "switched the kids to dr okafor at the new clinic closer to home",
+         "Who is my kids' doctor?"),
+        ("Our office is in the WeWork on Market Street.", "We gave up the WeWork and everyone's remote now.",
+         "Where does my team work from?"),
+        ("I work as a nurse at St. Mary's.",
+         "First week at the new job done. I'm a clinical educator at the university hospital now.",
+         "Where am I employed?"),
+    ], versions=True)

@@ -490,8 +490,9 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
     earlier's value and says it changed (`renamed`), or it differs where the question asks, or
     (`state_asked`: the question asks how a fact stands now, or stood before it changed) it tells a
-    change near enough to the earlier (`told_anew`); and neither names another thing where the
-    other names the question's (`other_thing`)."""
+    change near enough to the earlier (`told_anew`); and, for a question that asks who or where,
+    `later` names someone or somewhere anew (`_names_anew`); and neither names another thing where
+    the other names the question's (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     if any(PASSING.search(told(x.text)) for x in (earlier, later)) and not PASSING_ASKED.search(question):
@@ -502,7 +503,42 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
             or state_asked and told_anew(earlier, later, kind, cosine, question, thing, asked_vector)):
         return False
+    if kind == "other" and ASKS_FACT.search(question) and not _names_anew(earlier, later, question):
+        return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
+
+
+# A person or a place by name: a capital inside a sentence (NAME), or a title before a name in any
+# case ("Dr. Feldman", "dr okafor"); a day or a month names a time (WHEN), not who or where.
+TITLED = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|mt)\.?\s+[a-z][\w'-]+", re.IGNORECASE)
+FIRST_PERSON = re.compile(r"\bi\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _name_words(text: str) -> frozenset[str]:
+    """The words of the names a text's prose says (NAME, TITLED), days and months left out."""
+    said = prose(text)
+    named = [m.group(0) for m in TITLED.finditer(said)] + \
+        [m.group(0) for m in NAME.finditer(said) if not WHEN.fullmatch(m.group(0))]
+    return frozenset(w for n in named for w in n.lower().replace(".", "").split())
+
+
+def _names_anew(earlier: Said, later: Said, question: str) -> bool:
+    """For a question that asks who or where, whether `later` could answer it anew: it names
+    someone or somewhere `earlier` does not ("Dr. Alvarez retired, so we moved the kids to Dr.
+    Kim"), or leaves what `earlier` names (LEFT: "We gave up the WeWork and everyone's remote
+    now"), or, for a question about the asker, says "I" ("Alvarez retired early and I got
+    promoted to department head"; "I'm a clinical educator at the university hospital now": the
+    asker's own change often names nothing with a capital). A later memory that names no one new
+    is news of the same person or place, not a new answer: "Dr. Feldman bumped my lisinopril up
+    to 20mg" for "Who's my cardiologist?", "club night is thursdays now" for "Where does my
+    running club meet?"."""
+    before = _name_words(earlier.text)
+    if not _name_words(later.text) <= before:
+        return True
+    said = told(later.text)
+    left = {_unowned(m.group(1).lower()) for m in LEFT.finditer(said)}
+    return bool(left & before) or asks_of_the_asker(question) and bool(FIRST_PERSON.search(said))
 
 
 # Words that say a value stays as it was: "Still flying out of DCA", "I'm sticking with YNAB".
