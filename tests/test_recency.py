@@ -692,3 +692,15 @@ def test_news_of_the_same_person_or_place_is_no_new_answer_to_who_or_where(mem, 
          "First week at the new job done. I'm a clinical educator at the university hospital now.",
          "Where am I employed?"),
     ], versions=True)
+
+
+def test_what_time_asks_for_a_time_of_day_that_a_change_of_days_does_not_say(mem, user):
+    spin = "I do spin class Mon/Wed at 6:30am at FitHub Central."
+    question = "What time is my spin class?"
+    _assert_versions(mem, user, [(spin, "spin is tues/thurs now, the monday instructor left and they reshuffled.",
+                                  question)], versions=False)
+    _assert_versions(mem, user, [(spin, "spin moved to 7:15am now, the monday instructor left and they reshuffled.",
+                                  question),
+                                 ("Our daily standup is at 9:30am and it always runs long.",
+                                  "standup is at 11 now so the west coast folks can join", "What time is standup?")],
+                     versions=True)

@@ -87,6 +87,10 @@ _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 WHEN = re.compile(r"\b" + _WEEKDAY + r"s?\b|\b" + _MONTH + r"\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|"
                   r"\b\d{1,2}:\d{2}\b|\b(morning|afternoon|evening|night|noon|midnight|tomorrow|tonight|weekend)s?\b",
                   re.IGNORECASE)
+# ... and one that asks a time of day ("What time is my spin class?"), which a day alone does not say.
+CLOCK_ASKED = re.compile(r"\bwhat time\b", re.IGNORECASE)
+CLOCK_TIME = re.compile(r"\b\d{1,2}(:\d{2})?\s*(am|pm|o'clock)\b|\b\d{1,2}:\d{2}\b|\bat \d{1,2}\b(?![.,]?\d)|"
+                        r"\b(noon|midnight)\b", re.IGNORECASE)
 # A question that asks for an amount, and what says one: a new amount says a number, or that the
 # thing ended ("I gave up coffee").
 AMOUNT_ASKED = re.compile(r"\bhow (many|much|old|far|long|tall|heavy|big|large)\b", re.IGNORECASE)
@@ -614,7 +618,8 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
     sister lives in Portland": telling.of_someone_else), and, for a value question, a value it
     names is new ("We have 3 raised garden beds" after "We have 3 chickens" names none) and, for
     one that asks when, it says when ("The pottery studio raised the fee to $240" after "My
-    pottery class is Wednesday evenings at 6:30" does not). An update said in other words is
+    pottery class is Wednesday evenings at 6:30" does not), a time of day for "what time" ("spin
+    is tues/thurs now" after "I do spin class Mon/Wed at 6:30am"). An update said in other words is
     often no nearer ("IT finally replaced my work laptop with a ThinkPad" after "I use a MacBook
     Air M1 for work"). A memory that sets its present against a past where it says a question word
     tells a change too (`_present_told`: "Nowadays I work from home"), and so does one that calls
@@ -630,6 +635,8 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
     if AMOUNT_ASKED.search(question) and AMOUNT.search(earlier.text) and not AMOUNT.search(told(later.text)) \
             and not NEGATED.search(told(later.text)):
         return False  # "How many dogs do we have?": "went with white oak in the end" counts none
+    if CLOCK_ASKED.search(question) and CLOCK_TIME.search(earlier.text) and not CLOCK_TIME.search(told(later.text)):
+        return False  # "What time is my spin class?": "spin is tues/thurs now" says no time of day
     if cosine >= VERSION_COSINE:
         return True
     if asked is not None and not (_about(later, earlier, question, asked) and _about(earlier, later, question, asked)):
