@@ -69,14 +69,23 @@ def test_a_question_about_the_person_keeps_their_fact_first(mem, user):
     assert mem.recall("What does my husband do for a living?", user=user, k=2).memories[0].uid == other
 
 
-def test_another_speakers_memory_or_a_far_one_is_not_moved(mem, user):
+def test_another_speakers_memory_is_not_moved_and_a_far_own_one_is(mem, user):
+    """Whose fact it is decides before how near: the asker's own memory, however far, goes above
+    one of someone close to them; another speaker's (the agent's) never does."""
     other = mem.add("My husband is a senior data engineer.", user=user, at=JUNE).memory_ids[0]
     agent = mem.add([("assistant", "I'm glad to help with your career questions.")], user=user,
                     at=JUNE).memory_ids[0]
-    far = mem.add("I'm baking sourdough bread this weekend.", user=user, at=JUNE).memory_ids[0]
-    said = restated(mem.store, user, [other, agent, far])
-    ranked = [(other, 1.0), (agent, 0.9), (far, 0.8)]
+    said = restated(mem.store, user, [other, agent])
+    ranked = [(other, 1.0), (agent, 0.9)]
     assert mine_first(ranked, said, "What's my job?") == ranked
+    far = mem.add("I'm baking sourdough bread this weekend.", user=user, at=JUNE).memory_ids[0]
+    dog = mem.add("watching my neighbor's dog mochi this week while they're on maui", user=user, at=JUNE).memory_ids[0]
+    koa = mem.add("I have a rescue pit mix named Koa.", user=user, at=JUNE).memory_ids[0]
+    said = restated(mem.store, user, [other, agent, far, dog, koa])
+    assert float(said[dog].vector @ said[koa].vector) < 0.5  # less near than two versions of one thing
+    assert [uid for uid, _ in mine_first([(dog, 1.0), (koa, 0.9)], said, "what's my dog's name")] == [koa, dog]
+    assert [uid for uid, _ in mine_first([(other, 1.0), (agent, 0.9), (far, 0.8)], said, "What's my job?")] == \
+        [far, other, agent]
 
 
 def test_a_person_owned_after_its_name_or_by_a_casual_word_is_someone_elses():

@@ -111,7 +111,7 @@ MARKED_BELOW = 4
 # "The user's first memory that has a version").
 VERSIONS_FIRST_FOUND = {"people": False, "agent": True}
 # VERSION_COSINE is also how near a later memory that tells a change must be to be a version for a
-# question about now (recency.told_anew), and a memory of someone close to the asker's own (whose.py).
+# question about now (recency.told_anew).
 VERSION_COSINE = 0.5
 VERSION_QUESTION_WORDS = 2
 # A later memory that names an earlier one's value and says it changed (recency.renamed) is its

@@ -13,8 +13,10 @@ doctor increased my lisinopril" is the speaker's dose), or no person at all (a c
 "I": "Got moved to day shifts"). A question is about the asker when it says I, me, my, we or our and names
 no person of theirs ("Does my sister live with me?" is about the sister). Then, among the first
 VERSION_WINDOW memories, a memory of someone else gets the nearest following memory of the
-speaker's own, said by the same speaker and VERSION_COSINE near it (as near as two versions of
-one thing), put right above it. Nothing else moves but by the one place the moved memory left.
+speaker's own, said by the same speaker, put right above it, however near the two are: whose
+fact it is decides a question about the asker before what it is near ("What's my dog's name?":
+"I have a rescue pit mix named Koa" above "watching my neighbor's dog mochi this week", 0.32
+apart). Nothing else moves but by the one place the moved memory left.
 This runs before the versions are read (recency.newest_first), so that they are the asker's own
 fact's: the other way round, a coworker's change ranked first had its versions read instead."""
 
@@ -24,14 +26,13 @@ from typing import Mapping
 
 from .recency import Said
 from .telling import asks_of_the_asker, of_someone_else, of_the_speaker, only_of_others
-from .tuning import VERSION_COSINE, VERSION_WINDOW
+from .tuning import VERSION_WINDOW
 
 
 def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], question: str,
                window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
     """`ranked` with, for a question about the asker, each memory of someone else among the
-    first `window` preceded by the nearest following memory of the speaker's own (same
-    speaker, VERSION_COSINE near)."""
+    first `window` preceded by the nearest following memory of the speaker's own (same speaker)."""
     if len(ranked) < 2 or not asks_of_the_asker(question):
         return ranked
     out = list(ranked)
@@ -43,7 +44,7 @@ def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], questi
             continue
         mine = next((j for j in range(i + 1, min(window, len(out)))
                      if (other := said.get(out[j][0])) is not None and other.speaker == this.speaker
-                     and float(this.vector @ other.vector) >= VERSION_COSINE and of_the_speaker(other.text)), None)
+                     and of_the_speaker(other.text)), None)
         if mine is None:
             i += 1
             continue
