@@ -99,3 +99,11 @@ def test_a_message_that_drops_its_i_is_the_speakers_and_one_of_he_or_she_only_is
     assert not of_the_speaker("Eli quit travel soccer. He wants to do robotics instead.")
     assert only_of_others("Eli quit travel soccer. He wants to do robotics instead.")
     assert not only_of_others("Retitled the novel, Linda liked it much better.")
+
+
+def test_a_person_the_speaker_acts_with_or_for_does_not_make_the_fact_theirs():
+    assert of_the_speaker("living in hinton james, rooming with my teammate abby")
+    assert of_the_speaker("Sold the Civic to my nephew and picked up a used Model 3.")
+    assert not of_someone_else("Sold the Civic to my nephew and picked up a used Model 3.")
+    assert of_someone_else("My sister just moved in with my parents.")  # the sister's, whoever she lives with
+    assert asks_of_the_asker("What should I get for my wife?")

@@ -77,13 +77,22 @@ def _owns_a_person(text: str, at: int) -> bool:
 OWNED_BEFORE = re.compile(r"([a-z][a-z'’-]*)\s+of\s+$", re.IGNORECASE)
 
 
+# A person owned after these is whom the speaker acts with or for, not whose fact it tells.
+ACTED_FOR = re.compile(r"\b(with|to|for)\s+$", re.IGNORECASE)
+
+
 def _first_person(text: str) -> tuple[int, int]:
     """How many first-person words the text says, and how many of them own a person ("my
-    sister", "a coworker of mine")."""
+    sister", "a coworker of mine"); one that owns a person after "with", "to" or "for" ("rooming
+    with my teammate abby", "sold the Civic to my nephew") is not counted: it tells with or for
+    whom the speaker (or whoever else the text speaks of) does something, not whose fact it is."""
     said = owning = 0
     for m in FIRST_PERSON.finditer(text):
-        said += 1
         word = m.group(1).lower()
+        if word in OWNING and ACTED_FOR.search(text[max(0, m.start() - 12):m.start()]) \
+                and _owns_a_person(text, m.end()):
+            continue
+        said += 1
         before = OWNED_BEFORE.search(text[max(0, m.start() - 30):m.start()]) if word in ("mine", "ours") else None
         owning += word in OWNING and _owns_a_person(text, m.end()) or bool(before and before.group(1).lower() in PEOPLE)
     return said, owning
