@@ -515,7 +515,7 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
 # A person or a place by name: a capital inside a sentence (NAME), or a title before a name in any
 # case ("Dr. Feldman", "dr okafor"); a day or a month names a time (WHEN), not who or where.
 TITLED = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|mt)\.?\s+[a-z][\w'-]+", re.IGNORECASE)
-FIRST_PERSON = re.compile(r"\bi\b", re.IGNORECASE)
+SAYS_I = re.compile(r"\bi\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
@@ -542,7 +542,7 @@ def _names_anew(earlier: Said, later: Said, question: str) -> bool:
         return True
     said = told(later.text)
     left = {_unowned(m.group(1).lower()) for m in LEFT.finditer(said)}
-    return bool(left & before) or asks_of_the_asker(question) and bool(FIRST_PERSON.search(said))
+    return bool(left & before) or asks_of_the_asker(question) and bool(SAYS_I.search(said))
 
 
 # Words that say a value stays as it was: "Still flying out of DCA", "I'm sticking with YNAB".
