@@ -106,4 +106,14 @@ def test_a_person_the_speaker_acts_with_or_for_does_not_make_the_fact_theirs():
     assert of_the_speaker("Sold the Civic to my nephew and picked up a used Model 3.")
     assert not of_someone_else("Sold the Civic to my nephew and picked up a used Model 3.")
     assert of_someone_else("My sister just moved in with my parents.")  # the sister's, whoever she lives with
-    assert asks_of_the_asker("What should I get for my wife?")
+
+
+
+def test_a_question_that_names_people_of_any_kind_or_asks_what_the_asker_said_is_not_about_the_asker(mem, user):
+    assert not asks_of_the_asker("How many children do I have?")  # about the children, "my" or not
+    kids = mem.add("I have two kids, ages 4 and 7.", user=user, at=JANUARY).memory_ids[0]
+    baby = mem.add("Our third baby arrived last Tuesday!", user=user, at=JUNE).memory_ids[0]
+    said = restated(mem.store, user, [kids, baby])
+    ranked = [(baby, 1.0), (kids, 0.9)]
+    assert mine_first(ranked, said, "How many children do I have?") == ranked
+    assert mine_first(ranked, said, "What did I say about the baby?") == ranked

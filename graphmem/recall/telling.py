@@ -146,6 +146,7 @@ def of_the_speaker(text: str) -> bool:
 
 def asks_of_the_asker(question: str) -> bool:
     """Whether a question asks about the asker ("What's my job?") and names no person of
-    theirs ("Where does my sister live?" asks about her)."""
+    theirs ("Where does my sister live?" asks about her), nor any of PEOPLE ("How many children
+    do I have?" asks about them)."""
     said, owning = _first_person(question)
-    return said > 0 and owning == 0
+    return said > 0 and owning == 0 and not PEOPLE.intersection(WORD.findall(question.lower()))

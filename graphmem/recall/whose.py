@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from .recency import Said
+from .replies import asks_about_own_words
 from .telling import asks_of_the_asker, of_someone_else, of_the_speaker, only_of_others
 from .tuning import VERSION_WINDOW
 
@@ -32,9 +33,10 @@ from .tuning import VERSION_WINDOW
 def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], question: str,
                window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
     """`ranked` with, for a question about the asker, each memory of someone else among the
-    first `window` preceded by the nearest following memory of the speaker's own (same speaker)."""
-    if len(ranked) < 2 or not asks_of_the_asker(question):
-        return ranked
+    first `window` preceded by the nearest following memory of the speaker's own (same speaker);
+    not for a question on what the asker said (`replies.asks_about_own_words`)."""
+    if len(ranked) < 2 or not asks_of_the_asker(question) or asks_about_own_words(question):
+        return ranked  # "What did I say about the wedding?" asks for the asker's words, of whomever
     out = list(ranked)
     i = 0
     while i < min(window, len(out)):
