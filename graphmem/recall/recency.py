@@ -84,13 +84,14 @@ VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\
 # A question that asks when, and what says when: a day, a month, a time of day.
 WHEN_ASKED = re.compile(r"\b(when|what time|what day|which day|what date)\b", re.IGNORECASE)
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-WHEN = re.compile(r"\b" + _WEEKDAY + r"s?\b|\b" + _MONTH + r"\b|\b\d{1,2}(:\d{2})?\s*(am|pm)\b|"
-                  r"\b\d{1,2}:\d{2}\b|\b(morning|afternoon|evening|night|noon|midnight|tomorrow|tonight|weekend)s?\b",
+_CLOCK = r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b"  # "6:30am", "7 pm", "18:00"
+WHEN = re.compile(r"\b" + _WEEKDAY + r"s?\b|\b" + _MONTH + r"\b|" + _CLOCK + r"|"
+                  r"\b(morning|afternoon|evening|night|noon|midnight|tomorrow|tonight|weekend)s?\b",
                   re.IGNORECASE)
 # ... and one that asks a time of day ("What time is my spin class?"), which a day alone does not say.
 CLOCK_ASKED = re.compile(r"\bwhat time\b", re.IGNORECASE)
-CLOCK_TIME = re.compile(r"\b\d{1,2}(:\d{2})?\s*(am|pm|o'clock)\b|\b\d{1,2}:\d{2}\b|\bat \d{1,2}\b(?![.,]?\d)|"
-                        r"\b(noon|midnight)\b", re.IGNORECASE)
+CLOCK_TIME = re.compile(_CLOCK + r"|\b\d{1,2}(?::\d{2})?\s*o'clock\b|\bat \d{1,2}\b(?![.,]?\d)|\b(?:noon|midnight)\b",
+                        re.IGNORECASE)
 # A question that asks for an amount, and what says one: a new amount says a number, or that the
 # thing ended ("I gave up coffee").
 AMOUNT_ASKED = re.compile(r"\bhow (many|much|old|far|long|tall|heavy|big|large)\b", re.IGNORECASE)

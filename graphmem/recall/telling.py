@@ -89,12 +89,12 @@ def _first_person(text: str) -> tuple[int, int]:
     said = owning = 0
     for m in FIRST_PERSON.finditer(text):
         word = m.group(1).lower()
-        if word in OWNING and ACTED_FOR.search(text[max(0, m.start() - 12):m.start()]) \
-                and _owns_a_person(text, m.end()):
+        owns = word in OWNING and _owns_a_person(text, m.end())
+        if owns and ACTED_FOR.search(text[max(0, m.start() - 12):m.start()]):
             continue
         said += 1
         before = OWNED_BEFORE.search(text[max(0, m.start() - 30):m.start()]) if word in ("mine", "ours") else None
-        owning += word in OWNING and _owns_a_person(text, m.end()) or bool(before and before.group(1).lower() in PEOPLE)
+        owning += owns or bool(before and before.group(1).lower() in PEOPLE)
     return said, owning
 
 
