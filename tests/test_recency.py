@@ -581,6 +581,19 @@ def test_a_change_told_only_of_someone_else_is_no_version_of_the_askers_or_anoth
         versions=False)
 
 
+def test_a_change_told_of_he_or_she_unnamed_is_one_of_the_person_the_question_names(mem, user):
+    """"his dose is 8mg now" names no one: its "his" is the dog the question and the earlier
+    memory name, not someone else (a name that opens a sentence is one: "Eli quit piano")."""
+    _assert_versions(mem, user, [
+            ("vet put Biscuit on Apoquel 16mg once a day, is it ok to give with food?",
+             "his dose is 8mg now since the itching calmed down.", "How much Apoquel is Biscuit on right now?")],
+        versions=True)
+    _assert_versions(mem, user, [
+            ("Mia plays violin in the school orchestra.", "Eli quit violin. He wants to take up drums instead.",
+             "What instrument does Mia play?")],
+        versions=False)
+
+
 def test_the_thing_a_change_leaves_names_the_old_value_in_any_case(mem, user):
     """"moved off trello", "closed the etsy shop": a word of the earlier memory named as what was
     left ties the two, though no capital marks it as a name; a planned change told done is a
@@ -637,7 +650,9 @@ def test_changes_told_while_they_happen_again_or_by_now_after_are_versions(mem, 
             ("Team is 7 people including the two of us.", "We're at 14 people now after the hiring push.",
              "How many people are on my team now?"),
             ("Last A1c was 7.2, I'm aiming for under 7.", "A1c came back 6.8!!! first time under 7 in years",
-             "What was my most recent A1c?")],
+             "What was my most recent A1c?"),
+            ("My passport expires in November 2024, can I still travel in September?",
+             "Renewed the passport, the new one is valid till 2034.", "When does my passport expire?")],
         versions=True)
 
 

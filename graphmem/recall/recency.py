@@ -416,8 +416,9 @@ MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|gr
                       # said while it happens, to a value: "raising my lesson rate to $50" (not "raising 12 hens")
                       r"(?:rais|increas|lower|reduc|upp|cutt)ing(?: \w+){0,3} (?:to|by)|"
                       r"downgraded|decommissioned|retired|rewrote|rewritten|ripped out|got promoted|"
-                      # done again, another way: "resubmitting to MNRAS", "rebooked a Danube cruise"
-                      r"re(?:book|submitt?|locat|schedul|assign)(?:ed|ing)|renamed|"
+                      # done again, another way: "resubmitting to MNRAS", "rebooked a Danube cruise", "renewed
+                      # the passport"
+                      r"re(?:book|submitt?|locat|schedul|assign|new)(?:ed|ing)|renamed|"
                       r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to|"
                       # a change that was planned, told done: "the Postgres 16 migration is done", "toast is live"
                       r"(?:is|are|was) (?:done|finished|complete|completed|live)|went (?:through|live)|"
@@ -516,6 +517,7 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
 # A person or a place by name: a capital inside a sentence (NAME), or a title before a name in any
 # case ("Dr. Feldman", "dr okafor"); a day or a month names a time (WHEN), not who or where.
 TITLED = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|mt)\.?\s+[a-z][\w'-]+", re.IGNORECASE)
+CAPITALISED = re.compile(r"\b[A-Z][\w'-]*")
 SAYS_I = re.compile(r"\bi\b", re.IGNORECASE)
 
 
@@ -599,15 +601,25 @@ def _of_another(earlier: Said, later: Said, question: str) -> bool:
     across town", or `only_of_others`: "Eli quit travel soccer. He wants to do robotics instead")
     where the question asks about the asker and `earlier` is said in the first person ("I drive a
     2015 Accord"), or where the question asks about a person `earlier` names and `later` does not
-    ("When does Maya have swim practice?"). Who is told of is for the question to say: "Carla
-    handed the marketing meeting off to Jorge" is the version of "The weekly marketing meeting is
-    run by Carla"."""
+    ("When does Maya have swim practice?"), unless `later` names no one and says only "he" or
+    "she" ("his dose is 8mg now" for "How much Apoquel is Biscuit on?": the one the question
+    names). Who is told of is for the question to say: "Carla handed the marketing meeting off to
+    Jorge" is the version of "The weekly marketing meeting is run by Carla"."""
     if not (of_someone_else(later.text) or only_of_others(later.text)) or only_of_others(earlier.text):
         return False
     if asks_of_the_asker(question) and says_i(earlier.text):
         return True
+    if only_of_others(later.text) and not _capitalised(told(prose(later.text))):
+        return False
     before, after = earlier.text.lower(), later.text.lower()
     return any(n.lower() in before and n.lower() not in after for n in NAME.findall(question))
+
+
+def _capitalised(text: str) -> frozenset[str]:
+    """The capitalised words of a text that are no stop words, a sentence's first too: a name
+    may open one ("Eli quit travel soccer"), where NAME reads none."""
+    stop = _stop_words()
+    return frozenset(w for w in CAPITALISED.findall(text) if w.lower() not in stop)
 
 
 def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: str = "",
