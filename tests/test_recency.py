@@ -631,9 +631,12 @@ def test_a_change_less_near_about_another_thing_is_no_version(mem, user):
 def test_original_previous_and_the_start_of_a_time_ask_about_the_past():
     for question in ("What was the original deadline for the grant?", "Where was my previous client based?",
                      "What room was I in at the start of the school year?", "Who was my boss when I first joined?",
-                     "What metformin dose did I start on?"):
+                     "What metformin dose did I start on?", "What was the puppy called when we got him?",
+                     "What was my blood pressure when I was first diagnosed?",
+                     "How many students did I start the term with?"):
         assert reading(question) == "past", question
-    for question in ("What's my goal for the year?", "When did I start my new job?", "Who's first in line?"):
+    for question in ("What's my goal for the year?", "When did I start my new job?", "Who's first in line?",
+                     "When did we get the puppy?", "What do I start the day with?"):
         assert reading(question) == "present", question
 
 
@@ -652,7 +655,11 @@ def test_changes_told_while_they_happen_again_or_by_now_after_are_versions(mem, 
             ("Last A1c was 7.2, I'm aiming for under 7.", "A1c came back 6.8!!! first time under 7 in years",
              "What was my most recent A1c?"),
             ("My passport expires in November 2024, can I still travel in September?",
-             "Renewed the passport, the new one is valid till 2034.", "When does my passport expire?")],
+             "Renewed the passport, the new one is valid till 2034.", "When does my passport expire?"),
+            ("My phone is a Pixel 6, the battery barely lasts a day.",
+             "The Pixel finally died. Got a Galaxy S24 to replace it.", "What phone do I have?"),
+            ("I sprained my ankle and I'm seeing a physio twice a week.",
+             "The physio says my ankle has healed, I'm discharged.", "Am I still seeing a physio for my ankle?")],
         versions=True)
 
 

@@ -416,6 +416,10 @@ MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|gr
                       # said while it happens, to a value: "raising my lesson rate to $50" (not "raising 12 hens")
                       r"(?:rais|increas|lower|reduc|upp|cutt)ing(?: \w+){0,3} (?:to|by)|"
                       r"downgraded|decommissioned|retired|rewrote|rewritten|ripped out|got promoted|"
+                      # a thing that took another's place ("bought a Silverado to replace it"), a state that ended
+                      # ("the tendinitis has cleared up, I'm discharged")
+                      r"(?:to replace|replacing) (?:it|them|him|her|my|our|the)|"
+                      r"discharged|cleared up|recovered|healed|"
                       # done again, another way: "resubmitting to MNRAS", "rebooked a Danube cruise", "renewed
                       # the passport"
                       r"re(?:book|submitt?|locat|schedul|assign|new)(?:ed|ing)|renamed|"
