@@ -716,6 +716,18 @@ def test_news_of_the_same_person_or_place_is_no_new_answer_to_who_or_where(mem, 
     ], versions=True)
 
 
+def test_news_that_names_nothing_new_answers_no_question_for_a_name(mem, user):
+    """What something is called asks for a name as who and where do, and a title in quotes names
+    no one: news of the same thing is no new answer ("sailing day is saturdays now" for "What's
+    our boat called?", "it's 'Quiet Engines' now" for "Who manages my band?")."""
+    _assert_versions(mem, user, [
+            ("Our boat is called Sea Biscuit, we sail it every Sunday.",
+             "sailing day is saturdays now because of my new shifts", "What's our boat called?"),
+            ("My band's manager is Carla Diaz, she books all our gigs.",
+             "Renamed the album, it's 'Quiet Engines' now. Carla is thrilled.", "Who manages my band?")],
+        versions=False)
+
+
 def test_what_time_asks_for_a_time_of_day_that_a_change_of_days_does_not_say(mem, user):
     spin = "I do spin class Mon/Wed at 6:30am at FitHub Central."
     question = "What time is my spin class?"

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from graphmem.recall.recency import restated
-from graphmem.recall.telling import only_of_others
+from graphmem.recall.telling import only_of_others, says_i
 from graphmem.recall.whose import asks_of_the_asker, mine_first, of_someone_else, of_the_speaker
 
 JANUARY, JUNE = (datetime(2024, m, 5, 9, tzinfo=timezone.utc) for m in (1, 6))
@@ -106,6 +106,7 @@ def test_a_person_the_speaker_acts_with_or_for_does_not_make_the_fact_theirs():
     assert of_the_speaker("Sold the Civic to my nephew and picked up a used Model 3.")
     assert not of_someone_else("Sold the Civic to my nephew and picked up a used Model 3.")
     assert of_someone_else("My sister just moved in with my parents.")  # the sister's, whoever she lives with
+    assert says_i("living in hinton james, rooming with my teammate abby")  # the speaker's first person
 
 
 

@@ -78,6 +78,9 @@ ASKS_VALUE = re.compile(r"\b(what|how (many|much|long|big|large|small|old|far|ta
 REQUEST = re.compile(rf"^\W*({'|'.join(sorted(ASKING_YOU))})\s+you\b(?!\s+(please\s+)?(tell|remind)\s+me\b)",
                      re.IGNORECASE)  # "Can you remind me where I live?" asks where
 ASKS_FACT = re.compile(r"\b(where|who|whom)\b", re.IGNORECASE)
+# ... and a question that asks what something is called asks for a name as who and where do
+# ("What's my sourdough starter called?", "What's my girlfriend's name?").
+ASKS_NAME = re.compile(r"\b(called|named|name)\b", re.IGNORECASE)
 _MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)")
 VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\d{1,2}\b", re.IGNORECASE)
@@ -500,9 +503,9 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
     earlier's value and says it changed (`renamed`), or it differs where the question asks, or
     (`state_asked`: the question asks how a fact stands now, or stood before it changed) it tells a
-    change near enough to the earlier (`told_anew`); and, for a question that asks who or where,
-    `later` names someone or somewhere anew (`_names_anew`); and neither names another thing where
-    the other names the question's (`other_thing`)."""
+    change near enough to the earlier (`told_anew`); and, for a question that asks who or where or
+    what something is called, `later` names someone or something anew (`_names_anew`); and neither
+    names another thing where the other names the question's (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     if any(PASSING.search(told(x.text)) for x in (earlier, later)) and not PASSING_ASKED.search(question):
@@ -513,7 +516,8 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
             or state_asked and told_anew(earlier, later, kind, cosine, question, thing, asked_vector)):
         return False
-    if kind == "other" and ASKS_FACT.search(question) and not _names_anew(earlier, later, question):
+    if (kind == "other" and ASKS_FACT.search(question) or ASKS_NAME.search(question)) \
+            and not _names_anew(earlier, later, question):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
 
@@ -522,20 +526,23 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
 # case ("Dr. Feldman", "dr okafor"); a day or a month names a time (WHEN), not who or where.
 TITLED = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|mt)\.?\s+[a-z][\w'-]+", re.IGNORECASE)
 CAPITALISED = re.compile(r"\b[A-Z][\w'-]*")
+QUOTED = re.compile(r"(?<!\w)['\"“‘][^'\"”’]{2,80}['\"”’](?!\w)")
 SAYS_I = re.compile(r"\bi\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
 def _name_words(text: str) -> frozenset[str]:
-    """The words of the names a text's prose says (NAME, TITLED), days and months left out."""
-    said = prose(text)
+    """The words of the names a text's prose says (NAME, TITLED), days and months left out, and
+    titles in quotes: "it's 'Salt and Signal' now" names a book, no one and nowhere."""
+    said = QUOTED.sub(" ", prose(text))
     named = [m.group(0) for m in TITLED.finditer(said)] + \
         [m.group(0) for m in NAME.finditer(said) if not WHEN.fullmatch(m.group(0))]
     return frozenset(w for n in named for w in n.lower().replace(".", "").split())
 
 
 def _names_anew(earlier: Said, later: Said, question: str) -> bool:
-    """For a question that asks who or where, whether `later` could answer it anew: it names
+    """For a question that asks who or where (or what something is called: ASKS_NAME), whether
+    `later` could answer it anew: it names
     someone or somewhere `earlier` does not ("Dr. Alvarez retired, so we moved the kids to Dr.
     Kim"), or leaves what `earlier` names (LEFT: "We gave up the WeWork and everyone's remote
     now"), or, for a question about the asker, says "I" ("Alvarez retired early and I got

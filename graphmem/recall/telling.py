@@ -131,8 +131,10 @@ def only_of_others(text: str) -> bool:
 
 
 def says_i(text: str) -> bool:
-    """Whether what a message tells says its speaker's first person at all ("I", "my", "our")."""
-    return _told_first_person(text)[0] > 0
+    """Whether what a message tells says its speaker's first person at all ("I", "my", "our"),
+    a "my" of someone the speaker acts with or for too ("living in hinton james, rooming with my
+    teammate abby": `_first_person` does not count it, as it makes the fact no one else's)."""
+    return FIRST_PERSON.search(_telling(text)) is not None
 
 
 def of_the_speaker(text: str) -> bool:
