@@ -631,12 +631,13 @@ def test_a_change_less_near_about_another_thing_is_no_version(mem, user):
 def test_original_previous_and_the_start_of_a_time_ask_about_the_past():
     for question in ("What was the original deadline for the grant?", "Where was my previous client based?",
                      "What room was I in at the start of the school year?", "Who was my boss when I first joined?",
-                     "What metformin dose did I start on?", "What was the puppy called when we got him?",
+                     "What metformin dose did I start on?", "What was the puppy called when we bought him?",
                      "What was my blood pressure when I was first diagnosed?",
                      "How many students did I start the term with?"):
         assert reading(question) == "past", question
     for question in ("What's my goal for the year?", "When did I start my new job?", "Who's first in line?",
-                     "When did we get the puppy?", "What do I start the day with?"):
+                     "When did we get the puppy?", "What do I start the day with?",
+                     "What's my salary since I got promoted?"):
         assert reading(question) == "present", question
 
 

@@ -542,15 +542,14 @@ def _name_words(text: str) -> frozenset[str]:
 
 def _names_anew(earlier: Said, later: Said, question: str) -> bool:
     """For a question that asks who or where (or what something is called: ASKS_NAME), whether
-    `later` could answer it anew: it names
-    someone or somewhere `earlier` does not ("Dr. Alvarez retired, so we moved the kids to Dr.
-    Kim"), or leaves what `earlier` names (LEFT: "We gave up the WeWork and everyone's remote
-    now"), or, for a question about the asker, says "I" ("Alvarez retired early and I got
-    promoted to department head"; "I'm a clinical educator at the university hospital now": the
-    asker's own change often names nothing with a capital). A later memory that names no one new
-    is news of the same person or place, not a new answer: "Dr. Feldman bumped my lisinopril up
-    to 20mg" for "Who's my cardiologist?", "club night is thursdays now" for "Where does my
-    running club meet?"."""
+    `later` could answer it anew: it names someone or somewhere `earlier` does not ("Dr. Alvarez
+    retired, so we moved the kids to Dr. Kim"), or leaves what `earlier` names (LEFT: "We gave up
+    the WeWork and everyone's remote now"), or, for a question about the asker, says "I"
+    ("Alvarez retired early and I got promoted to department head"; "I'm a clinical educator at
+    the university hospital now": the asker's own change often names nothing with a capital). A
+    later memory that names no one new is news of the same person or place, not a new answer:
+    "Dr. Feldman bumped my lisinopril up to 20mg" for "Who's my cardiologist?", "club night is
+    thursdays now" for "Where does my running club meet?"."""
     before = _name_words(earlier.text)
     if not _name_words(later.text) <= before:
         return True

@@ -29,11 +29,12 @@ PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|previous|formerl
                   r"|\b(my|your|his|her|their|our|its)\s+first\b"
                   # the state at a beginning: "when I first joined", "what dose did I start on?"
                   r"|\bwhen (i|we|you|he|she|they) first\b|\bstart(ed)? (on|with|out)\b"
-                  # ... or at its beginning, named: "when we adopted her", "when I was first diagnosed", "how many
-                  # hens did we start the year with?"
-                  r"|\bwhen (i|we|you|he|she|they) (was |were )?(first )?(adopted|got|bought|met|started|joined|"
-                  r"signed|enrolled|arrived|began|diagnosed)\b|\b(did \w+ start|started) (the|my|our) \w+ (on|with|out)\b",
-                  re.IGNORECASE)
+                  # ... or at a beginning it names: "when we adopted her", "when I was first diagnosed", "how
+                  # many hens did we start the year with?" (not "when I got promoted": what it asks may be the
+                  # state that began then)
+                  r"|\bwhen (i|we|you|he|she|they) (was |were )?(first )?(adopted|bought|met|started|joined|"
+                  r"enrolled|arrived|began|diagnosed)\b"
+                  r"|\b(did \w+ start|started) (the|my|our) \w+ (on|with|out)\b", re.IGNORECASE)
 # ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
 # answers (recency.EVER); and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job",
 # as does a time: "when I first joined").
