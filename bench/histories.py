@@ -35,8 +35,8 @@ from graphmem.errors import InputError
 from .sets import run_sets
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-# A-G in the order they were written; C, D and E were kept outside the repository and are lost
-UNSEEN = tuple(DATA / f"histories_unseen_{suffix}.jsonl" for suffix in ("a", "b", "f", "g"))
+# A-H in the order they were written; C, D and E were kept outside the repository and are lost
+UNSEEN = tuple(DATA / f"histories_unseen_{suffix}.jsonl" for suffix in ("a", "b", "f", "g", "h"))
 KINDS = ("current", "past", "unchanged", "lookalike")
 SPEAKER = "user"
 
