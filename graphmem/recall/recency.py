@@ -81,8 +81,9 @@ ASKS_FACT = re.compile(r"\b(where|who|whom)\b", re.IGNORECASE)
 # ... and a question that asks what something is called asks for a name as who and where do
 # ("What's my sourdough starter called?", "What's my girlfriend's name?").
 ASKS_NAME = re.compile(r"\b(called|named|name)\b", re.IGNORECASE)
-_MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|"
-          r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
+_MONTH = "(" + "|".join(_MONTHS) + ")"
 VALUE = re.compile(r"\$?\d[\d,.:]*\s*(%|percent|am|pm)?|\b" + _MONTH + r"\.?\s+\d{1,2}\b", re.IGNORECASE)
 # A question that asks when, and what says when: a day, a month, a time of day.
 WHEN_ASKED = re.compile(r"\b(when|what time|what day|which day|what date)\b", re.IGNORECASE)
@@ -400,7 +401,8 @@ PRESENT_TOLD = re.compile(r"\b(nowadays|these days|from now on)\b", re.IGNORECAS
 # verb of change.
 _FROM_WHEN = (r"(?:(?:this|next|last|the coming) (?:week|weekend|month|year|term|semester|season|quarter|"
               r"spring|summer|autumn|fall|winter|" + _WEEKDAY + r")|"
-              + _MONTH[1:-1].replace("|may|", "|(?-i:May)|") + r"|"
+              # a month named, "May" only with its capital ("starting may be hard" names none)
+              + "|".join("(?-i:May)" if m == "may" else m for m in _MONTHS) + r"|"
               + _WEEKDAY + r"|today|tomorrow|"
               r"the (?:\d{1,2}(?:st|nd|rd|th)|first|start|beginning|new year|weekend))")
 START_TOLD = re.compile(r"\b(?:(?:as of|from|starting(?: (?:on|in|from))?|effective(?: from)?|beginning)\s+"
