@@ -529,7 +529,8 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
 TITLED = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|mt)\.?\s+[a-z][\w'-]+", re.IGNORECASE)
 CAPITALISED = re.compile(r"\b[A-Z][\w'-]*")
 QUOTED = re.compile(r"(?<!\w)['\"“‘][^'\"”’]{2,80}['\"”’](?!\w)")
-SAYS_I = re.compile(r"\bi\b", re.IGNORECASE)
+# The word "I" itself: narrower than telling.says_i, which any first-person word ("my", "our") satisfies.
+THE_WORD_I = re.compile(r"\bi\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
@@ -557,7 +558,7 @@ def _names_anew(earlier: Said, later: Said, question: str) -> bool:
         return True
     said = told(later.text)
     left = {_unowned(m.group(1).lower()) for m in LEFT.finditer(said)}
-    return bool(left & before) or asks_of_the_asker(question) and bool(SAYS_I.search(said))
+    return bool(left & before) or asks_of_the_asker(question) and bool(THE_WORD_I.search(said))
 
 
 # Words that say a value stays as it was: "Still flying out of DCA", "I'm sticking with YNAB".
@@ -621,17 +622,17 @@ def _of_another(earlier: Said, later: Said, question: str) -> bool:
         return False
     if asks_of_the_asker(question) and says_i(earlier.text):
         return True
-    if only_of_others(later.text) and not _capitalised(told(prose(later.text))):
+    if only_of_others(later.text) and not _says_a_capital(told(prose(later.text))):
         return False
     before, after = earlier.text.lower(), later.text.lower()
     return any(n.lower() in before and n.lower() not in after for n in NAME.findall(question))
 
 
-def _capitalised(text: str) -> frozenset[str]:
-    """The capitalised words of a text that are no stop words, a sentence's first too: a name
-    may open one ("Eli quit travel soccer"), where NAME reads none."""
+def _says_a_capital(text: str) -> bool:
+    """Whether a text says a capitalised word that is no stop word, a sentence's first too: a
+    name may open one ("Eli quit travel soccer"), where NAME reads none."""
     stop = _stop_words()
-    return frozenset(w for w in CAPITALISED.findall(text) if w.lower() not in stop)
+    return any(w.lower() not in stop for w in CAPITALISED.findall(text))
 
 
 def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: str = "",
