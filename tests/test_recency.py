@@ -511,6 +511,35 @@ def test_a_question_about_before_a_change_reads_a_change_told_in_other_words(mem
     assert [uid for uid, _ in got] == [used_to, riding]  # it tells the former state itself
 
 
+def test_a_question_that_names_what_came_after_tells_the_change_itself(mem, user):
+    """"which company did I work for before Brightline?": the memory that says Brightline, and
+    the earlier one not, is what came after; the earlier memory about working goes above it,
+    though neither says a change in words recall reads. Not for a habit asked in the present
+    ("What do I eat before my run?"), nor for a memory that is about something else."""
+    def past_first(older: str, newer: str, question: str) -> bool:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        got = newest_first(mem.store, user, _ranked(second, first), question, reading(question))
+        return [uid for uid, _ in got] == [first, second]
+
+    for older, newer, question in [
+            ("I work as a data scientist at NairaFlow, a payments startup.",
+             "Got an offer from Brightline Bank in London and accepted it! Starting May 5.",
+             "which company did I work for before Brightline?"),
+            ("Living in a WG in Neukoelln with two flatmates.",
+             "Found my own place finally, a 1-room apartment in Friedrichshain.",
+             "Where was I living before my own apartment?"),
+            ("My head chef is Marta, she's been with me since we opened.",
+             "Marta's moving back to Monterrey, so her sous chef Luis is taking over as head chef.",
+             "Who ran the kitchen before Luis?")]:
+        assert past_first(older, newer, question), question
+    for older, newer, question in [
+            ("I usually eat a banana and some toast in the morning.", "Did a 10k run along the river today.",
+             "What do I eat before my run?"),
+            ("My sister lives in Portland.", "Got an offer from Brightline Bank in London and accepted it!",
+             "Which gym did I go to before Brightline?")]:
+        assert not past_first(older, newer, question), question
+
+
 def test_a_question_about_a_time_it_names_reads_the_version_said_by_then(mem, user):
     """"How much did I weigh in April 2024?" puts "I weigh 82 kg" (March) above "I'm down to 76
     kg after the diet" (June), and the later above the earlier for December: a time named reads

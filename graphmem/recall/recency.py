@@ -505,9 +505,11 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     """Whether `later` says anew what `earlier` said, as far as the question asks: it names the
     earlier's value and says it changed (`renamed`), or it differs where the question asks, or
     (`state_asked`: the question asks how a fact stands now, or stood before it changed) it tells a
-    change near enough to the earlier (`told_anew`); and, for a question that asks who or where or
-    what something is called, `later` names someone or something anew (`_names_anew`); and neither
-    names another thing where the other names the question's (`other_thing`)."""
+    change near enough to the earlier (`told_anew`), or the question tells the change itself
+    (`_came_after`: "which company did I work for before Brightline?"); and, for a question that
+    asks who or where or what something is called, `later` names someone or something anew
+    (`_names_anew`); and neither names another thing where the other names the question's
+    (`other_thing`)."""
     if earlier.speaker != later.speaker or earlier.at == later.at:
         return False
     if any(PASSING.search(told(x.text)) for x in (earlier, later)) and not PASSING_ASKED.search(question):
@@ -516,12 +518,38 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
         return False
     cosine = float(earlier.vector @ later.vector)
     if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
-            or state_asked and told_anew(earlier, later, kind, cosine, question, thing, asked_vector)):
+            or state_asked and told_anew(earlier, later, kind, cosine, question, thing, asked_vector)
+            or _came_after(earlier, later, question, cosine, asked_vector)):
         return False
     if (kind == "other" and ASKS_FACT.search(question) or ASKS_NAME.search(question)) \
             and not _names_anew(earlier, later, question):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
+
+
+# What a question about the past says came after the state it asks for: "which company did I work
+# for before Brightline?", "where was I living before my own apartment?"; not a time ("before June
+# 2024": versions.stood_at) nor a habit ("What do I eat before my run?": a present auxiliary).
+BEFORE_NAMED = re.compile(r"\bbefore\s+(?!(?:that|then|now|this|it|the change)\b)([^?.!,;]+)", re.IGNORECASE)
+PRESENT_AUXILIARY = re.compile(r"\b(do|does|am|is|are|can|will)\b", re.IGNORECASE)
+
+
+def _came_after(earlier: Said, later: Said, question: str, cosine: float, asked: np.ndarray | None = None) -> bool:
+    """Whether the question tells the change between `earlier` and `later` itself: it asks what
+    held before something it names (BEFORE_NAMED), which `later` says and `earlier` does not
+    ("Got an offer from Brightline Bank and accepted it!" after "I work as a data scientist at
+    NairaFlow", for "which company did I work for before Brightline?"), and `earlier` is about what
+    the question asks: CHANGE_COSINE near `later`, or a word or the meaning of the question's
+    other words (as `_about` reads them). The agent tells no change of the user's."""
+    named = BEFORE_NAMED.search(question)
+    if named is None or _the_agents(later) or VALUE.search(named.group(1)) or WHEN.search(named.group(1)):
+        return False
+    if PRESENT_AUXILIARY.search(question[:named.start()]):
+        return False
+    if not words(named.group(1)) & words(later.text) - words(earlier.text):
+        return False
+    return cosine >= CHANGE_COSINE or bool(_stems(earlier.text) & _stems(question[:named.start()])) \
+        or asked is not None and float(earlier.vector @ asked) >= QUESTION_NEAR
 
 
 # A person or a place by name: a capital inside a sentence (NAME), or a title before a name in any
