@@ -540,6 +540,21 @@ def test_a_question_that_names_what_came_after_tells_the_change_itself(mem, user
         assert not past_first(older, newer, question), question
 
 
+def test_a_new_level_is_no_new_goal(mem, user):
+    """"Emergency fund hit $17k!" tells how far the fund has come, not a new goal: for "What's my
+    emergency fund target?" the goal stays first; a later memory that sets a new goal is one."""
+    _assert_versions(mem, user, [
+            ("Emergency fund goal is $20k. Currently at $12k in a high-yield savings account.",
+             "Emergency fund hit $17k!", "What's my emergency fund target?"),
+            ("I'm 182 lbs and my goal is 160 by summer.", "Down to 174! Also I switched gyms.",
+             "What's my goal weight?")],
+        versions=False)
+    _assert_versions(mem, user, [
+            ("Emergency fund goal is $20k. Currently at $12k in a high-yield savings account.",
+             "Raised my emergency fund goal to $25k now that the baby is coming.", "What's my emergency fund target?")],
+        versions=True)
+
+
 def test_a_question_about_a_time_it_names_reads_the_version_said_by_then(mem, user):
     """"How much did I weigh in April 2024?" puts "I weigh 82 kg" (March) above "I'm down to 76
     kg after the diet" (June), and the later above the earlier for December: a time named reads

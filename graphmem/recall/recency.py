@@ -514,7 +514,7 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
         return False
     if any(PASSING.search(told(x.text)) for x in (earlier, later)) and not PASSING_ASKED.search(question):
         return False
-    if _kept(earlier, later) or _of_another(earlier, later, question):
+    if _kept(earlier, later) or _of_another(earlier, later, question) or _level_not_goal(earlier, later, question):
         return False
     cosine = float(earlier.vector @ later.vector)
     if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
@@ -525,6 +525,17 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
             and not _names_anew(earlier, later, question):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
+
+
+# A goal and how far one has come are two facts: "my goal is 160 by summer" holds after "Down to 174!"
+GOAL = re.compile(r"\b(goals?|targets?|aim(?:s|ing)?|shooting for)\b", re.IGNORECASE)
+
+
+def _level_not_goal(earlier: Said, later: Said, question: str) -> bool:
+    """Whether the question asks for a goal that `earlier` states and `later` says nothing of
+    (GOAL): a new level ("Emergency fund hit $17k!") is no new goal ("Emergency fund goal is $20k.
+    Currently at $12k")."""
+    return bool(GOAL.search(question) and GOAL.search(told(earlier.text)) and not GOAL.search(told(later.text)))
 
 
 # What a question about the past says came after the state it asks for: "which company did I work
