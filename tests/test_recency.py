@@ -737,6 +737,25 @@ def test_a_first_memory_only_weighed_or_for_a_while_goes_below_the_fact_it_is_ab
     assert order("what car do i drive", selling, other) == [selling, other]
 
 
+def test_a_change_that_may_come_or_lasts_until_something_is_done_goes_below_the_fact(mem, user):
+    """"Claire might move to the London team" or "I said I'd think about it" weighs a change that
+    has not happened; "taking the back roads until it's done" departs for a while: each earlier
+    fact about the asked thing goes above such a first memory."""
+    cases = [("my manager Claire recommended a book on design systems, which one is best?",
+              "Claire might move to the London team next quarter, how do I prep?", "who's my manager?"),
+             ("I teach 10th grade chemistry at Westbrook High.",
+              "The department head asked if I'd teach AP Physics next year. I said I'd think about it.",
+              "What subjects do I teach?"),
+             ("My drive is about 35 minutes, I take I-35 most of the way.",
+              "I-35 construction is brutal this month, taking the back roads until it's done.",
+              "Which highway do I normally take to work?")]
+    for older, newer, question in cases:
+        first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
+        said = restated(mem.store, user, [second, first])
+        got = settled_first(_ranked(second, first), said, question, reading(question))
+        assert [uid for uid, _ in got] == [first, second], question
+
+
 def test_news_of_the_same_person_or_place_is_no_new_answer_to_who_or_where(mem, user):
     """A question that asks who or where asks for a name: a later memory that names no one the
     earlier does not is news of the same person or place, whatever change it tells; one that

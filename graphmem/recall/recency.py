@@ -355,13 +355,15 @@ WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think
                      r"(?:[^,;!?.]|\.(?!\s))*",
                      re.IGNORECASE)  # "5.3.1" goes on
 # A departure said to hold only a short while ("this week's session is on Friday instead", "a
-# one-off Saturday session", "pool running for the next 10 days", "the bus just for the day"): the
+# one-off Saturday session", "pool running for the next 10 days", "the bus just for the day", "taking
+# the back roads until it's done"): the
 # fact it departs from stands again after it, so it is no version of that fact, unless the question
 # asks about such a while itself. Not a change that starts then ("Starting this week, standup is at
 # 10 instead of 9").
 PASSING = re.compile(r"\b(one[- ]off|temporar(?:y|ily)|for the day|for (?:the|a) (?:next|coming) "
                      r"(?:few |couple(?: of)? |\d+ |two |three |four |five |six |seven |ten )?(?:days?|weeks?)|"
                      r"(?:this|next) (?:week|weekend)(?:['’]s)? only|"
+                     r"until (?:it|they|that)(?:['’]s| is| are|['’]re) (?:done|over|fixed|finished|repaired|back)|"
                      r"(?:just|only) (?:for )?(?:this|today|tonight|tomorrow)"
                      r"(?: (?:week|weekend|once|time))?)\b"
                      r"|(?<!starting )(?<!from )(?<!as of )\bthis (?:week|weekend)(?:['’]s)?\b[^.!?]*\binstead\b",
@@ -376,7 +378,13 @@ UNDECIDED = re.compile(r"\b(consider(?:ing|ed)?(?! (?:that|i|i'm|i've|we|we're|w
                        r"contemplat\w*|debating|undecided|not decided|just thinking|"
                        # weighing a doing, not a thought about things: "thinking about maybe getting a
                        # second cat", not "whenever I hear it, I think about the paths I've taken"
-                       r"(?:thinking|thought) (?:about|of) (?:\w+ )?\w+ing)\b", re.IGNORECASE)
+                       r"(?:thinking|thought) (?:about|of) (?:\w+ )?\w+ing|"
+                       # a change that may come, or not yet: "Claire might move to the London team" (not any
+                       # "might": a long message says it of many things),
+                       # "thinking I'd refinance if they get to 6%, not yet though", "I said I'd think about it"
+                       r"might (?:be )?(?:mov|leav|switch|chang|quit|join|transferr?)\w*|not yet|"
+                       r"(?:i'll|i'd|i will|i would|we'll|we'd) think about it)\b",
+                       re.IGNORECASE)
 # ... and a question asks about what is weighed or wished when it says so ("What values does John
 # want to teach his kids through adopting a rescue dog?", for "We're considering adopting one").
 WISHED = re.compile(r"\b(want\w*|plan\w*|hop(?:e|es|ing)|wish\w*|consider\w*|think\w*|might|would)\b",
