@@ -356,10 +356,9 @@ WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think
                      re.IGNORECASE)  # "5.3.1" goes on
 # A departure said to hold only a short while ("this week's session is on Friday instead", "a
 # one-off Saturday session", "pool running for the next 10 days", "the bus just for the day", "taking
-# the back roads until it's done"): the
-# fact it departs from stands again after it, so it is no version of that fact, unless the question
-# asks about such a while itself. Not a change that starts then ("Starting this week, standup is at
-# 10 instead of 9").
+# the back roads until it's done"): the fact it departs from stands again after it, so it is no
+# version of that fact, unless the question asks about such a while itself. Not a change that
+# starts then ("Starting this week, standup is at 10 instead of 9").
 PASSING = re.compile(r"\b(one[- ]off|temporar(?:y|ily)|for the day|for (?:the|a) (?:next|coming) "
                      r"(?:few |couple(?: of)? |\d+ |two |three |four |five |six |seven |ten )?(?:days?|weeks?)|"
                      r"(?:this|next) (?:week|weekend)(?:['’]s)? only|"
