@@ -54,7 +54,7 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
-from .telling import asks_of_the_asker, of_someone_else, only_of_others, says_i, told
+from .telling import asks_of_the_asker, of_someone_else, only_of_others, says_i, told, told_prose
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
@@ -668,7 +668,7 @@ def _of_another(earlier: Said, later: Said, question: str) -> bool:
         return False
     if asks_of_the_asker(question) and says_i(earlier.text):
         return True
-    if only_of_others(later.text) and not _says_a_capital(told(prose(later.text))):
+    if only_of_others(later.text) and not _says_a_capital(told_prose(later.text)):
         return False
     before, after = earlier.text.lower(), later.text.lower()
     return any(n.lower() in before and n.lower() not in after for n in NAME.findall(question))

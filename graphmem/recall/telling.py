@@ -99,7 +99,7 @@ def _first_person(text: str) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=64)  # each of the first memories is read by several rules, as the one above and as one below
-def _telling(text: str) -> str:
+def told_prose(text: str) -> str:
     """What a message tells: its prose, its questions left out."""
     return told(prose(text))
 
@@ -107,7 +107,7 @@ def _telling(text: str) -> str:
 @lru_cache(maxsize=64)
 def _told_first_person(text: str) -> tuple[int, int]:
     """`_first_person` of what a message tells."""
-    return _first_person(_telling(text))
+    return _first_person(told_prose(text))
 
 
 def of_someone_else(text: str) -> bool:
@@ -127,14 +127,14 @@ def only_of_others(text: str) -> bool:
     """Whether what a message tells speaks only of someone else, with no first person at all: it
     says "he" or "she" (a chat drops the speaker's "I" as often as not: "Retitled the novel" is the
     speaker's)."""
-    return _told_first_person(text)[0] == 0 and bool(THIRD_PERSON.search(_telling(text)))
+    return _told_first_person(text)[0] == 0 and bool(THIRD_PERSON.search(told_prose(text)))
 
 
 def says_i(text: str) -> bool:
     """Whether what a message tells says its speaker's first person at all ("I", "my", "our"),
     a "my" of someone the speaker acts with or for too ("living in hinton james, rooming with my
     teammate abby": `_first_person` does not count it, as it makes the fact no one else's)."""
-    return FIRST_PERSON.search(_telling(text)) is not None
+    return FIRST_PERSON.search(told_prose(text)) is not None
 
 
 def of_the_speaker(text: str) -> bool:
@@ -143,7 +143,7 @@ def of_the_speaker(text: str) -> bool:
     and no one else's "he" or "she" either ("Got moved to day shifts starting next week": a chat
     drops its "I")."""
     said, owning = _told_first_person(text)
-    return said > owning or said == 0 and not THIRD_PERSON.search(_telling(text))
+    return said > owning or said == 0 and not THIRD_PERSON.search(told_prose(text))
 
 
 def asks_of_the_asker(question: str) -> bool:
