@@ -557,8 +557,9 @@ def _came_after(earlier: Said, later: Said, question: str, cosine: float, asked:
     held before something it names (BEFORE_NAMED), which `later` says and `earlier` does not
     ("Got an offer from Brightline Bank and accepted it!" after "I work as a data scientist at
     NairaFlow", for "which company did I work for before Brightline?"), and `earlier` is about what
-    the question asks: CHANGE_COSINE near `later`, or a word or the meaning of the question's
-    other words (as `_about` reads them). The agent tells no change of the user's."""
+    the question asks: CHANGE_COSINE near `later`, or it says a stem of the question's words
+    before what followed, or it is QUESTION_NEAR the question (`asked`, its embedding; as `_about`
+    reads the two). The agent tells no change of the user's."""
     named = BEFORE_NAMED.search(question)
     if named is None or _the_agents(later) or VALUE.search(named.group(1)) or WHEN.search(named.group(1)):
         return False
