@@ -346,6 +346,19 @@ def test_another_owner_or_a_thing_set_against_the_asked_one_is_not_a_version(mem
              "When is our daily standup?")], versions=False)
 
 
+def test_a_thing_the_question_tells_apart_by_a_label_is_not_another_labelled_one(mem, user):
+    """"unit B" of the question is not "Unit A" of a later memory, though an earlier one named both;
+    a later memory that names the asked label is its version."""
+    _assert_versions(mem, user, [
+            ("At the Oak St duplex, unit A rents for $1,250 and unit B for $1,300.",
+             "Unit A at Oak St turned over. New tenant moved in at $1,375.", "What's the rent on unit B?")],
+        versions=False)
+    _assert_versions(mem, user, [
+            ("At the Elm St duplex, unit A rents for $1,100 and unit B for $1,150.",
+             "Raised the rent on unit B at Elm St to $1,250 from June.", "What's the rent on unit B now?")],
+        versions=True)
+
+
 def test_a_version_that_names_the_old_value_for_contrast_is_still_one(mem, user):
     older = _say(mem, user, "My rent is $1,900 a month.", MARCH)
     newer = _say(mem, user, "My rent went up to $2,100 a month, more than the $1,900 I paid before.", APRIL)

@@ -218,6 +218,26 @@ def _contrasted(a: str, b: str, asked: frozenset[str]) -> bool:
     return bool(asked & (only_contrasted[0] & outside[1] | only_contrasted[1] & outside[0]))
 
 
+# A thing told apart by a label after its noun ("unit B", "Plan A", "building 3"): the question's
+# label says which one ("What's the rent on unit B?"). Not "I" ("have I"), nor a number of a thing.
+LABELLED = re.compile(r"\b([A-Za-z]{3,})\s+((?!I\b)[A-Z]\b|\d{1,3}\b(?!\s*(?:%|[a-z])))")
+
+
+def _labelled_apart(a: str, b: str, question: str) -> bool:
+    """Whether the question names a thing by a label after its noun (LABELLED) that one of `a` and
+    `b` gives that noun and the other does not, giving it others only: "Unit A at Oak St turned
+    over" is not unit B of "unit A rents for $1,250 and unit B for $1,300"."""
+    stop = _stop_words()
+    for noun, label in LABELLED.findall(question):
+        if noun.lower() in stop:
+            continue
+        named = re.compile(rf"\b{re.escape(noun)}s?\s+([A-Za-z]|\d{{1,3}})\b", re.IGNORECASE)
+        labels = [{m.group(1).upper() for m in named.finditer(x)} for x in (a, b)]
+        if any(label in one and other and label not in other for one, other in (labels, labels[::-1])):
+            return True
+    return False
+
+
 def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     """Whether `a` and `b` name two things where the question names one of them: the question's
     "web app" is in one, and the other has "mobile app" (a word the question lacks), even beside
@@ -225,7 +245,8 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     pressure" is in one, and the other has "my return flight" or "dad's blood pressure"; its "I
     make" is in one, and the other has "my wife makes"; its "my sister's birthday" is in one,
     and the other has "my birthday"; or one names the question's thing only to set another
-    against it (`_contrasted`). Words that mark a version ("new deadline", "updated budget") name
+    against it (`_contrasted`); or the question tells its thing apart by a label that one gives
+    and the other does not ("unit B" against "Unit A": `_labelled_apart`). Words that mark a version ("new deadline", "updated budget") name
     no other thing, nor does a name said longer that holds the question's word ("the AWS
     Solutions Architect exam" is the AWS exam), nor a word of a longer name the other says
     whole, where it goes on to another thing ("my reading challenge goal ... my weekly reading
@@ -234,7 +255,7 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     where one of them gives a number of it ("12 conditional probability problems", beside
     "dependent event problems": `_counted`)."""
     a, b = prose(a), prose(b)  # code says no thing a question names: each text's prose, read once
-    if _contrasted(a, b, asked):
+    if _contrasted(a, b, asked) or _labelled_apart(a, b, question):
         return True
     stop = _stop_words()
 
