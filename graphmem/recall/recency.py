@@ -246,14 +246,14 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     make" is in one, and the other has "my wife makes"; its "my sister's birthday" is in one,
     and the other has "my birthday"; or one names the question's thing only to set another
     against it (`_contrasted`); or the question tells its thing apart by a label that one gives
-    and the other does not ("unit B" against "Unit A": `_labelled_apart`). Words that mark a version ("new deadline", "updated budget") name
-    no other thing, nor does a name said longer that holds the question's word ("the AWS
-    Solutions Architect exam" is the AWS exam), nor a word of a longer name the other says
-    whole, where it goes on to another thing ("my reading challenge goal ... my weekly reading
-    pace" for "my winter reading challenge"; "the bathroom renovation quote" still names
-    another quote for "the kitchen renovation quote"), nor a word beside the question's thing
-    where one of them gives a number of it ("12 conditional probability problems", beside
-    "dependent event problems": `_counted`)."""
+    and the other does not ("unit B" against "Unit A": `_labelled_apart`). Words that mark a
+    version ("new deadline", "updated budget") name no other thing, nor does a name said longer
+    that holds the question's word ("the AWS Solutions Architect exam" is the AWS exam), nor a
+    word of a longer name the other says whole, where it goes on to another thing ("my reading
+    challenge goal ... my weekly reading pace" for "my winter reading challenge"; "the bathroom
+    renovation quote" still names another quote for "the kitchen renovation quote"), nor a word
+    beside the question's thing where one of them gives a number of it ("12 conditional
+    probability problems", beside "dependent event problems": `_counted`)."""
     a, b = prose(a), prose(b)  # code says no thing a question names: each text's prose, read once
     if _contrasted(a, b, asked) or _labelled_apart(a, b, question):
         return True
