@@ -139,14 +139,18 @@ def test_the_asked_thing_said_by_its_name_s_end_or_counted_is_a_version_beside_a
 
 def test_the_thing_said_again_as_this_or_with_for_is_still_a_version(mem, user):
     """"this process" is the question's probate process, not another one ("this" is a word, not a
-    thing named "thi"), and "a monthly budget for groceries" is the grocery budget."""
+    thing named "thi"), "a monthly budget for groceries" is the grocery budget, and "45 miles per
+    week" the miles a week, beside "5 days a week"."""
     _assert_versions(mem, user, [
             ("Stephanie explained the probate process, which typically takes 6-9 months in Montserrat.",
              "Stephanie told me the probate timeline changed: this process now takes 5-7 months in Montserrat.",
              "How long does the probate process take in Montserrat?"),
             ("I've agreed with Alexis on a $500 monthly joint budget for groceries starting Sept 1.",
              "My grocery budget was increased to $550 monthly starting September 15.",
-             "What is the monthly grocery budget?")], versions=True)
+             "What is the monthly grocery budget?"),
+            ("I run 5 days a week, about 45 miles per week right now.",
+             "Bumped up to 55 miles a week now, peak phase has started.",
+             "How many miles a week am I running?")], versions=True)
 
 
 def test_a_named_value_an_ended_habit_and_a_one_word_question_are_read(mem, user):

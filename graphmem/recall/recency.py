@@ -342,9 +342,12 @@ def _counted(text: str, before: str, word: str) -> bool:
 
 def _said_after(said: list[str], before: str, word: str) -> bool:
     """Whether `said` names "<word> for <before>" or "<word> of <before>": "a monthly budget for
-    groceries" is the grocery budget, whatever else qualifies it."""
+    groceries" is the grocery budget, whatever else qualifies it; or "<before> per <word>": "45
+    miles per week" is the miles a week, beside "5 days a week"."""
     return any(said[i] == word and said[i + 1] in ("for", "of") and
-               any(_same_word(w, before) for w in said[i + 2:i + 5]) for i in range(len(said) - 2))
+               any(_same_word(w, before) for w in said[i + 2:i + 5]) for i in range(len(said) - 2)) \
+        or any(_same_word(said[i], before) and said[i + 1] in ("per", "each", "every") and said[i + 2] == word
+               for i in range(len(said) - 2))
 
 
 def _same_word(a: str, b: str) -> bool:
