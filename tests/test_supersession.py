@@ -174,6 +174,18 @@ def test_a_memory_that_said_two_things_is_superseded_only_in_what_changed(mem, u
     assert "(superseded 2024-06-05)" in next(m for m in got.memories if m.uid == paris).context_line()
 
 
+def test_what_a_partly_superseded_memory_still_says_has_its_versions_read_at_recall(mem, user):
+    """A link retires where a memory said Robin lives, not where it says Robin works. A later
+    change of employer that no link joined to it is read at recall, as it is for a memory no
+    link touched: "Where do I work now?" gets the new employer first."""
+    acme = _say(mem, user, "I live in Paris and work at Acme as a nurse.", JAN)
+    berlin = _say(mem, user, "We moved to Berlin last week! Still at Acme though.", JUN)
+    zalando = _say(mem, user, "I quit Acme, starting at Zalando on Monday.", DEC)
+    assert _supersedes(mem, user, berlin, acme) and not _supersedes(mem, user, zalando, acme)
+    found = [m.uid for m in mem.recall("Where do I work now?", user=user, asker="Robin", k=3).memories]
+    assert found[:2] == [zalando, acme]
+
+
 def test_the_superseded_memories_are_listed_apart(mem, user, backend, home, monkeypatch):
     """What newer memories retired can be reviewed apart from the rest."""
     paris = _say(mem, user, "I live in Paris.", JAN)

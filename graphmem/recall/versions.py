@@ -85,7 +85,8 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     close to them (whose.mine_first), a first memory that only weighs a change or holds for a
     while goes below the fact it is about (recency.settled_first), then versions no link records
     are read too (recency.newest_first, as the `kind` of conversation wants: tuning.VERSIONS_FIRST_FOUND, the
-    `thing` it asks about, and the question's embedding, `asked_vector`), and a number of a thing
+    `thing` it asks about, and the question's embedding, `asked_vector`; of a memory whose links say
+    nothing of what is asked as well: `_left_to_links`), and a number of a thing
     the question gives pins the memories that say it first (recency.pinned_first)."""
     head = [uid for uid, _ in ranked[:depth]]
     # the versions no link records are read beside the links: the links only narrow them down
@@ -96,7 +97,8 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     if question is not None and said is not None:
         ranked = mine_first(ranked, said.result(), question)
         ranked = settled_first(ranked, said.result(), question, reading)
-        ranked = newest_first(store, user, ranked, question, reading, frozenset(known), said=said.result(),
+        linked = _left_to_links(known, reading, as_of, words)
+        ranked = newest_first(store, user, ranked, question, reading, linked, said=said.result(),
                               first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,
                               asked_vector=asked_vector)
         ranked = pinned_first(ranked, said.result(), question)
@@ -126,6 +128,23 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     if pulled:
         known.update(validity(store, user, pulled))
     return out, known
+
+
+def _left_to_links(known: dict[str, Validity], reading: str, as_of: float | None,
+                   words: Sequence[str]) -> frozenset[str]:
+    """The memories whose versions the links tell, for this question: all that have any, but
+    one superseded in part when the question asks only about what still holds of it ("Where do
+    I work now?" of "I live in Paris and work at Acme", after "We moved to Berlin, still at
+    Acme"): its links say nothing of that, so its versions are read at recall too ("I quit Acme,
+    starting at Zalando on Monday")."""
+    open_parts = set()
+    for uid, v in known.items():
+        if not later_wanted(reading, as_of, v.at):
+            continue
+        then = v if as_of is None else v.then(as_of)
+        if then.retired_slots and not then.current and not _newer_for_what_changed(then, words):
+            open_parts.add(uid)
+    return frozenset(known) - open_parts
 
 
 def _newer_for_what_changed(v: Validity, words: Sequence[str]) -> list[str]:
