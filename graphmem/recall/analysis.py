@@ -35,9 +35,6 @@ AGGREGATE = re.compile(r"\b(both|in common|how many|what (activities|kinds?|type
 ANSWER_KINDS = (
     (re.compile(r"^\s*where\b|\b(cit(y|ies)|countr(y|ies)|places?|locations?|areas?|states?|destinations?)\b",
                 re.IGNORECASE), ("GPE", "LOC", "FAC"), "places"),
-    # where someone works or studies: an employer or a school as often as a city ("at Meta", "at UNC")
-    (re.compile(r"^\s*where\b.*\b(work(s|ing|ed)?|employed|intern(s|ing|ed)?|stud(y|ies|ying|ied))\b", re.IGNORECASE),
-     ("ORG",), "organisations"),
     (re.compile(r"\b(books?|novels?|movies?|films?|series|shows?|songs?|albums?|games?)\b", re.IGNORECASE),
      ("WORK", "PRODUCT", "ORG"), "titles"),
 )
