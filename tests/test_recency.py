@@ -721,7 +721,9 @@ def test_changes_told_while_they_happen_again_or_by_now_after_are_versions(mem, 
             ("My phone is a Pixel 6, the battery barely lasts a day.",
              "The Pixel finally died. Got a Galaxy S24 to replace it.", "What phone do I have?"),
             ("I sprained my ankle and I'm seeing a physio twice a week.",
-             "The physio says my ankle has healed, I'm discharged.", "Am I still seeing a physio for my ankle?")],
+             "The physio says my ankle has healed, I'm discharged.", "Am I still seeing a physio for my ankle?"),
+            ("We have a golden retriever named Biscuit.", "Biscuit passed away last week, we're heartbroken.",
+             "Do we have a dog?")],
         versions=True)
 
 

@@ -478,6 +478,43 @@ def test_an_age_is_a_number_of_years(nlp, text, age):
     assert [c.value for c in _claims(nlp, text) if c.slot == "age"] == ([age] if age else [])
 
 
+@pytest.mark.parametrize("text, value", [("Moved to Manchester for the new flat.", "manchester"),
+                                         ("Just relocated to Glasgow, loving it so far.", "glasgow")])
+def test_a_chat_that_drops_its_i_claims_what_the_speaker_did(nlp, text, value):
+    assert [(c.subject, c.slot, c.value) for c in _claims(nlp, text)] == [("user", "residence", value)]
+    assert not _claims(nlp, "Move the meeting to Glasgow.")  # a verb in its base form asks, it tells nothing
+
+
+def test_moves_told_without_i_are_one_chain(mem, user):
+    leeds = _say(mem, user, "I live in Leeds.", JAN, "user")
+    manchester = _say(mem, user, "Moved to Manchester for the new flat.", JUN, "user")
+    glasgow = _say(mem, user, "Just relocated to Glasgow, loving it so far.", DEC, "user")
+    assert [v.uid for v in mem.history(manchester, user=user)] == [leeds, manchester, glasgow]
+    assert mem.recall("Where did I live in July 2024?", user=user, k=3).memories[0].uid == manchester
+    # what Glasgow replaced, not the oldest of the chain
+    assert mem.recall("Where did I live before Glasgow?", user=user, k=3).memories[0].uid == manchester
+    assert mem.recall("Where did I live before Manchester?", user=user, k=3).memories[0].uid == leeds
+
+
+@pytest.mark.parametrize("text, slot, value", [("We're tapering now, I'm down to 25mg of sertraline.", "state:sertralin",
+                                                "25 mg"),
+                                               ("Knee is better, I'm back at yoga twice a week.", "does:yoga", "")])
+def test_an_amount_one_is_down_to_and_a_habit_one_is_back_at_are_claims(nlp, text, slot, value):
+    assert [(c.slot, c.value, c.positive) for c in _claims(nlp, text)] == [(slot, value, True)]
+
+
+def test_a_count_said_in_the_simple_past_is_an_occasion_not_the_count_now(nlp):
+    assert [c.value for c in _claims(nlp, "I run about 20 miles a week.") if c.slot == "count:run:mil"] == ["20"]
+    assert not [c for c in _claims(nlp, "ran 35 miles last week bc of the relay race") if c.slot.startswith("count:")]
+
+
+def test_the_last_of_three_doses_answers_for_now(mem, user):
+    _say(mem, user, "I take 50mg of sertraline every morning.", JAN, "user")
+    _say(mem, user, "Doctor bumped my sertraline up to 100mg.", JUN, "user")
+    last = _say(mem, user, "We're tapering now, I'm down to 25mg of sertraline.", DEC, "user")
+    assert mem.recall("What dose of sertraline am I on?", user=user, k=3).memories[0].uid == last
+
+
 def test_working_for_someone_is_a_job_and_for_a_while_is_not(nlp):
     assert [(c.slot, c.value) for c in _claims(nlp, "I work for my father.")] == [("employer", "father")]
     assert [(c.slot, c.value) for c in _claims(nlp, "I've been working for Acme for a while.")] == [("employer", "acme")]

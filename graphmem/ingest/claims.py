@@ -183,9 +183,13 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
         if _weighed(token):
             continue  # "I'm deciding whether to switch to Redis": not done
         subject = _subject(token)
-        if subject is None:
+        who: Subject | None
+        if subject is None and _said_without_i(token):
+            subject, who = token, (speaker, "PERSON")  # "Moved to Manchester", as if "I moved ..."
+        elif subject is None:
             continue
-        who = _person(subject, speaker, addressee, by_token)
+        else:
+            who = _person(subject, speaker, addressee, by_token)
         if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS \
                 and token.lemma_ == "be" and any(o.dep_ == "attr" and _kind_ok(o, PERSON, by_token)
                                                  for o in token.children):
@@ -446,6 +450,17 @@ def _subject(verb: "Token") -> "Token | None":
     return None
 
 
+def _said_without_i(verb: "Token") -> bool:
+    """Whether a verb tells what the speaker did, its "I" dropped as chats drop it: a sentence
+    that opens with a verb in the past ("Moved to Manchester for the new flat", "Just relocated to
+    Glasgow", "Got promoted to senior"), or a verb joined to one ("... and started at Zalando").
+    A verb in its base form asks instead ("Move the meeting to Friday")."""
+    while verb.dep_ in ("conj", "xcomp") and verb.head is not verb:
+        verb = verb.head
+    return verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN") \
+        and not any(c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") for c in verb.children)
+
+
 def _couple(subject: "Token", by_token: dict) -> "Token | None":
     """The other one of "Emma and I" (either way round), when a subject is the speaker and a person."""
     pair = [subject] + [c for c in subject.children if c.dep_ == "conj"]
@@ -657,8 +672,10 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
             yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, dose, not negated
             continue
         count = _count(obj)
+        # a count said in the simple past tells an occasion or how it was ("ran 35 miles last week
+        # for the relay" is no new weekly mileage), but a weight is read in the past ("weighed 172")
         if count is not None and obj.dep_ in ("dobj", "npadvmod", "attr") and verb_key in COUNTING \
-                and obj.pos_ == "NOUN" and not _given(obj):
+                and obj.pos_ == "NOUN" and not _given(obj) and (verb.tag_ != "VBD" or verb_key == "weigh"):
             yield who, f"count:{verb_key}:{_counted(obj)}", (), count, not negated
     if lemma == "turn":  # "I turned 30"
         for obj in objects:
@@ -696,7 +713,18 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
 
 
 def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negated: bool) -> Iterable[Raw]:
-    """I'm single / engaged to Priya / 29 years old / based in Lisbon."""
+    """I'm single / engaged to Priya / 29 years old / based in Lisbon / back at yoga / down to
+    25mg of sertraline."""
+    for p, g in preps:
+        if p in ("at", "to") and g.head.head.lower_ == "back" and g.pos_ in ("NOUN", "VERB") \
+                and not any(c.dep_ in ("det", "poss") for c in g.children):
+            yield who, f"does:{_stem(g.lemma_)}", (), "", not negated  # a habit resumed
+        if p == "to" and g.head.head.lower_ in ("down", "up") and _count(g) is not None:
+            thing = next((t for q in g.children if q.dep_ == "prep" and q.lower_ == "of"
+                          for t in q.children if t.dep_ == "pobj"), None)
+            if thing is not None and thing.pos_ in ("NOUN", "PROPN"):  # an amount of a thing
+                head, quals = _thing(thing)
+                yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, _value(g), not negated
     for obj in objects:
         low = obj.lower_
         if low == "single":

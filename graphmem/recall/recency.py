@@ -455,7 +455,7 @@ MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|gr
                       # a thing that took another's place ("bought a Silverado to replace it"), a state that ended
                       # ("the tendinitis has cleared up, I'm discharged")
                       r"(?:to replace|replacing) (?:it|them|him|her|my|our|the)|"
-                      r"discharged|cleared up|recovered|healed|"
+                      r"discharged|cleared up|recovered|healed|passed away|died|put to sleep|"
                       # done again, another way: "resubmitting to MNRAS", "rebooked a Danube cruise", "renewed
                       # the passport"
                       r"re(?:book|submitt?|locat|schedul|assign|new)(?:ed|ing)|renamed|"
@@ -584,15 +584,30 @@ def _came_after(earlier: Said, later: Said, question: str, cosine: float, asked:
     the question asks: CHANGE_COSINE near `later`, or it says a stem of the question's words
     before what followed, or it is QUESTION_NEAR the question (`asked`, its embedding; as `_about`
     reads the two). The agent tells no change of the user's."""
-    named = BEFORE_NAMED.search(question)
-    if named is None or _the_agents(later) or VALUE.search(named.group(1)) or WHEN.search(named.group(1)):
-        return False
-    if PRESENT_AUXILIARY.search(question[:named.start()]):
+    named = _before_named(question)
+    if named is None or _the_agents(later):
         return False
     if not words(named.group(1)) & words(later.text) - words(earlier.text):
         return False
     return cosine >= CHANGE_COSINE or bool(_stems(earlier.text) & _stems(question[:named.start()])) \
         or asked is not None and float(earlier.vector @ asked) >= QUESTION_NEAR
+
+
+def _before_named(question: str) -> re.Match | None:
+    """What a question about the past names as having come after the state it asks for
+    (BEFORE_NAMED), unless it is a time or a value, or the question asks in the present."""
+    named = BEFORE_NAMED.search(question)
+    if named is None or VALUE.search(named.group(1)) or WHEN.search(named.group(1)) \
+            or PRESENT_AUXILIARY.search(question[:named.start()]):
+        return None
+    return named
+
+
+def came_after(question: str) -> frozenset[str]:
+    """The words of what a question about the past names as having come after the state it asks
+    for ("Glasgow" in "Where did I live before Glasgow?"); none when it names nothing so."""
+    named = _before_named(question)
+    return words(named.group(1)) if named else frozenset()
 
 
 # A person or a place by name: a capital inside a sentence (NAME), or a title before a name in any

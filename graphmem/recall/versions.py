@@ -9,7 +9,7 @@ other words) are read at recall (recency.py)."""
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -18,8 +18,8 @@ from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
-from .recency import (EVER, asks_a_fact, later_wanted, newest_first, pinned_first, restated, settled_first,
-                      versions_asked)
+from .recency import (EVER, Said, asks_a_fact, came_after, later_wanted, newest_first, pinned_first, restated,
+                      settled_first, versions_asked, words as words_of)
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
@@ -87,7 +87,9 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     are read too (recency.newest_first, as the `kind` of conversation wants: tuning.VERSIONS_FIRST_FOUND, the
     `thing` it asks about, and the question's embedding, `asked_vector`; of a memory whose links say
     nothing of what is asked as well: `_left_to_links`), and a number of a thing
-    the question gives pins the memories that say it first (recency.pinned_first)."""
+    the question gives pins the memories that say it first (recency.pinned_first). A question
+    about what held before something it names gets the version that something replaced first
+    (`_replaced_first`)."""
     head = [uid for uid, _ in ranked[:depth]]
     # the versions no link records are read beside the links: the links only narrow them down
     read = [uid for uid, _ in ranked[:VERSION_WINDOW + MARKED_BELOW]]
@@ -124,10 +126,34 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
                 seen.add(other)
         out.append((uid, score))
         seen.add(uid)
+    if question is not None and said is not None and reading == "past":
+        out = _replaced_first(out, known, said.result(), question)
     pulled = [uid for uid, _ in out if uid not in known and uid not in listed]
     if pulled:
         known.update(validity(store, user, pulled))
     return out, known
+
+
+def _replaced_first(ranked: list[tuple[str, float]], known: dict[str, Validity], said: Mapping[str, Said],
+                    question: str) -> list[tuple[str, float]]:
+    """For a question about what held before something it names ("Where did I live before
+    Glasgow?"), the versions that the first memory saying it superseded (linked at write time)
+    go first: the state it replaced ("Moved to Manchester"), not the oldest of the chain ("I live
+    in Leeds") that the reading of the past puts above it."""
+    after = came_after(question)
+    if not after:
+        return ranked
+    listed = [uid for uid, _ in ranked]
+    for uid in listed[:VERSION_WINDOW]:
+        v, this = known.get(uid), said.get(uid)
+        if v is None or this is None or not v.supersedes or not after & words_of(this.text):
+            continue
+        replaced = [o for o in v.supersedes if o in listed and not after & words_of(said[o].text if o in said else "")]
+        if not replaced:
+            return ranked
+        top = max(score for _, score in ranked)
+        return [(o, top) for o in replaced] + [(u, s) for u, s in ranked if u not in replaced]
+    return ranked
 
 
 def _left_to_links(known: dict[str, Validity], reading: str, as_of: float | None,
