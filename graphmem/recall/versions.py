@@ -114,10 +114,9 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
             continue
         v = known.get(uid)
         if v is None:
-            first = []
+            first: list[str] = []
         elif later_wanted(reading, as_of, v.at):
-            then = v if as_of is None else v.then(as_of)
-            first = then.current or _newer_for_what_changed(then, words)
+            _, first = _newer_by_links(v, as_of, words)
         else:
             first = [o for o in v.supersedes if o in listed]
         for other in first:
@@ -167,10 +166,18 @@ def _left_to_links(known: dict[str, Validity], reading: str, as_of: float | None
     for uid, v in known.items():
         if not later_wanted(reading, as_of, v.at):
             continue
-        then = v if as_of is None else v.then(as_of)
-        if then.retired_slots and not then.current and not _newer_for_what_changed(then, words):
+        then, newer = _newer_by_links(v, as_of, words)
+        if then.retired_slots and not newer:
             open_parts.add(uid)
     return frozenset(known) - open_parts
+
+
+def _newer_by_links(v: Validity, as_of: float | None, words: Sequence[str]) -> tuple[Validity, list[str]]:
+    """A memory's versions as they stood at the time a question asks at (`as_of`; now when None),
+    and the newer versions its links put above it for that question (`words`: its lemmas). One
+    rule for the links' reading in `reorder` and for what it leaves to `_left_to_links`."""
+    then = v if as_of is None else v.then(as_of)
+    return then, then.current or _newer_for_what_changed(then, words)
 
 
 def _newer_for_what_changed(v: Validity, words: Sequence[str]) -> list[str]:
