@@ -508,6 +508,24 @@ def test_a_count_said_in_the_simple_past_is_an_occasion_not_the_count_now(nlp):
     assert not [c for c in _claims(nlp, "ran 35 miles last week bc of the relay race") if c.slot.startswith("count:")]
 
 
+@pytest.mark.parametrize("older, newer", [
+    ("I'm on metformin 500mg twice a day.", "The doctor bumped my metformin to 1000mg."),
+    ("I'm on sertraline 50mg.", "Sertraline is 100mg now."),
+    ("I take atorvastatin 20mg every night.", "My atorvastatin went up to 40mg."),
+    # the tagger reads a medicine said bare as a person; no one is a dose
+    ("I'm on lisinopril 10mg for blood pressure, can I take ibuprofen for a headache?",
+     "follow up went well! lisinopril is 20mg as of this week."),
+])
+def test_a_dose_said_after_the_medicine_is_its_dose(mem, user, older, newer):
+    old, new = _say(mem, user, older, JAN, "user"), _say(mem, user, newer, JUN, "user")
+    assert _supersedes(mem, user, new, old)
+
+
+@pytest.mark.parametrize("text", ["A dose of 5mg is typical.", "The vet put Biscuit on Apoquel 16mg daily."])
+def test_a_dose_no_one_is_said_to_be_on_claims_nothing(nlp, text):
+    assert not [c for c in _claims(nlp, text) if c.slot.startswith("state:")]
+
+
 def test_the_last_of_three_doses_answers_for_now(mem, user):
     _say(mem, user, "I take 50mg of sertraline every morning.", JAN, "user")
     _say(mem, user, "Doctor bumped my sertraline up to 100mg.", JUN, "user")

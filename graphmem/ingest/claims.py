@@ -530,6 +530,9 @@ def _of_verb(verb: "Token", subject: "Token", who: Subject | None, speaker: str,
     # changed it, what changed is the speaker's thing, unless it is said to be another's
     by_another = who is not None and who[0] != speaker and target is not None \
         and not any(c.dep_ == "poss" and c.lower_ not in SPEAKING for c in target.children)
+    if who is not None and subject.pos_ in ("NOUN", "PROPN") and (lemma == "be" or lemma in CHANGING) \
+            and _dose_of_state(verb) is not None:
+        who = None  # "Lisinopril is 20mg now": a medicine (the tagger may take it for a person), no one is a dose
     if who is not None and not (by_another and lemma in CHANGING):  # a person does, has, likes, is
         yield from _personal(verb, lemma, who, objects, preps, negated, by_token)
         return
@@ -553,6 +556,11 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     if owner is None:
         return
     owned = any(c.dep_ == "poss" for c in noun.children)
+    dose = _dose_of_state(noun.head) if lemma == "be" or lemma in CHANGING else None
+    if dose is not None and not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children):
+        head, _ = _thing(noun)  # "lisinopril is 20mg now", "my atorvastatin went up to 40mg": a medicine's dose
+        yield owner, f"state:{head}", (), dose, not negated
+        return
     bare = noun.pos_ == "NOUN" and not any(c.dep_ == "det" for c in noun.children)
     if not owned and not any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children) \
             and not (bare and lemma in CHANGING):  # "launch got pushed back to April 30", as people type
@@ -652,7 +660,16 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
             yield who, f"does:{_stem(other.lemma_)}", (), "", False
     # counts: "I have two cats", "I sleep six hours a night", "I weigh 80 kilos"
     verb_key = HAVING.get(lemma, lemma)
+    doses = []
+    for obj in objects if lemma in DOSING else ():
+        dose = _dose_after(obj) if obj.dep_ == "dobj" else None
+        if dose is not None:  # "I take atorvastatin 20mg every night": the dose of atorvastatin, no count of mg
+            head, _ = _thing(obj)
+            doses.append(obj.i + 2)
+            yield who, f"state:{head}", (), dose, not negated
     for obj in objects:
+        if obj.i in doses:
+            continue
         measure = _measure(obj)
         if measure and lemma in HAVING and obj.dep_ == "dobj" and obj.pos_ == "NOUN":  # "we have a $20k budget"
             head, quals = _thing(obj)
@@ -714,8 +731,12 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
 
 def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negated: bool) -> Iterable[Raw]:
     """I'm single / engaged to Priya / 29 years old / based in Lisbon / back at yoga / down to
-    25mg of sertraline."""
+    25mg of sertraline / on metformin 500mg."""
     for p, g in preps:
+        dose = _dose_after(g) if p == "on" else None
+        if dose is not None:  # "I'm on metformin 500mg (for blood sugar)": the dose of metformin
+            head, _ = _thing(g)
+            yield who, f"state:{head}", (), dose, not negated
         if p in ("at", "to") and g.head.head.lower_ == "back" and g.pos_ in ("NOUN", "VERB") \
                 and not any(c.dep_ in ("det", "poss") for c in g.children):
             yield who, f"does:{_stem(g.lemma_)}", (), "", not negated  # a habit resumed
@@ -961,6 +982,29 @@ def _dosed(noun: "Token") -> "Token | None":
         return None
     return next((g for p in noun.children if p.dep_ == "prep" and p.lower_ == "of"
                  for g in p.children if g.dep_ == "pobj" and g.pos_ in ("NOUN", "PROPN")), None)
+
+
+def _dose_after(noun: "Token") -> str | None:
+    """The dose said right after a medicine's name ("metformin 500mg", "lisinopril 10 mg"), as
+    `_dosed`'s claims write it ("500 mg"); None when none follows."""
+    doc = noun.doc
+    if noun.pos_ not in ("NOUN", "PROPN") or noun.i + 2 >= len(doc):
+        return None
+    amount, unit = doc[noun.i + 1], doc[noun.i + 2]
+    if not amount.like_num or unit.lower_ not in DOSE_UNITS:
+        return None
+    return f"{_number(amount.lower_)} {DOSE_UNITS[unit.lower_]}"
+
+
+def _dose_of_state(verb: "Token") -> str | None:
+    """A dose a thing is said to be or to have moved to ("sertraline is 100mg now", "went up to
+    40mg", which the parse reads as an amount "up to 40"): a number and a unit of DOSE_UNITS
+    within the words right after the verb."""
+    doc = verb.doc
+    for j in range(verb.i + 1, min(verb.i + 4, len(doc) - 1)):
+        if doc[j].like_num and doc[j + 1].lower_ in DOSE_UNITS:
+            return f"{_number(doc[j].lower_)} {DOSE_UNITS[doc[j + 1].lower_]}"
+    return None
 
 
 def _given(noun: "Token") -> bool:
