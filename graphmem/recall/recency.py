@@ -610,6 +610,17 @@ def came_after(question: str) -> frozenset[str]:
     return words(named.group(1)) if named else frozenset()
 
 
+def ever_named(question: str) -> frozenset[str]:
+    """The words of the names a question whether something ever held gives after its subject
+    ("Leeds" in "Have I ever lived in Leeds?", "Honda" in "Has Maya driven a Honda before?"): the
+    value it asks about. None for any other question."""
+    asked = EVER.search(question)
+    if asked is None:
+        return frozenset()
+    tail = question[asked.end():] if asked.group(0).lower() == "ever" else question.split(None, 2)[-1]
+    return words(" ".join(_name_words(" " + tail)))
+
+
 # A person or a place by name: a capital inside a sentence (NAME), or a title before a name in any
 # case ("Dr. Feldman", "dr okafor"); a day or a month names a time (WHEN), not who or where.
 TITLED = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|mt)\.?\s+[a-z][\w'-]+", re.IGNORECASE)

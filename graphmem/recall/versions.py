@@ -18,7 +18,7 @@ from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
-from .recency import (EVER, Said, asks_a_fact, came_after, later_wanted, newest_first, pinned_first, restated,
+from .recency import (EVER, Said, asks_a_fact, came_after, ever_named, later_wanted, newest_first, pinned_first, restated,
                       settled_first, versions_asked, words as words_of)
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
@@ -34,7 +34,10 @@ PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|previous|formerl
                   # state that began then)
                   r"|\bwhen (i|we|you|he|she|they) (was |were )?(first )?(adopted|bought|met|started|joined|"
                   r"enrolled|arrived|began|diagnosed)\b"
-                  r"|\b(did \w+ start|started) (the|my|our) \w+ (on|with|out)\b", re.IGNORECASE)
+                  r"|\b(did \w+ start|started) (the|my|our) \w+ (on|with|out)\b"
+                  # ... or which state came first ("Where did I live first?", "Which car did I own first?"),
+                  # unless it sets two things side by side ("Which did I start first, X or Y?")
+                  r"|^(?!.*\b(or|between)\b).*\b(did|was|were|had)\b.*\bfirst\W*$", re.IGNORECASE)
 # ... but "Have I ever done X?" or "Have I done X before?" asks whether it ever held, which the newest statement
 # answers (recency.EVER); and "the first sprint" is an ordinal, not a past (a possessive makes it one: "my first job",
 # as does a time: "when I first joined").
@@ -127,6 +130,8 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         seen.add(uid)
     if question is not None and said is not None and reading == "past":
         out = _replaced_first(out, known, said.result(), question)
+    elif question is not None and said is not None:
+        out = _named_version_first(out, known, said.result(), question)
     pulled = [uid for uid, _ in out if uid not in known and uid not in listed]
     if pulled:
         known.update(validity(store, user, pulled))
@@ -152,6 +157,23 @@ def _replaced_first(ranked: list[tuple[str, float]], known: dict[str, Validity],
             return ranked
         top = max(score for _, score in ranked)
         return [(o, top) for o in replaced] + [(u, s) for u, s in ranked if u not in replaced]
+    return ranked
+
+
+def _named_version_first(ranked: list[tuple[str, float]], known: dict[str, Validity], said: Mapping[str, Said],
+                         question: str) -> list[tuple[str, float]]:
+    """For a question whether something ever held that names its value ("Have I ever lived in
+    Leeds?"), a former version among the first VERSION_WINDOW that says the value goes first when
+    the first memory does not say it: the newest version answers "ever" only when it speaks of
+    that value ("I've never worked with Michael"); "Relocated to Glasgow" does not."""
+    named = ever_named(question)
+    first = said.get(ranked[0][0]) if ranked else None
+    if not named or first is None or named & words_of(first.text):
+        return ranked
+    for uid, _ in ranked[1:VERSION_WINDOW]:
+        v, this = known.get(uid), said.get(uid)
+        if v is not None and v.valid_until is not None and this is not None and named & words_of(this.text):
+            return [(uid, ranked[0][1])] + [(u, s) for u, s in ranked if u != uid]
     return ranked
 
 
