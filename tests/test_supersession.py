@@ -496,6 +496,23 @@ def test_moves_told_without_i_are_one_chain(mem, user):
     assert mem.recall("Where did I live before Manchester?", user=user, k=3).memories[0].uid == leeds
 
 
+def test_a_chain_answers_first_and_ever(mem, user):
+    """"first" asks for the oldest version; "ever" with a value gets the version that holds it,
+    which the newest ("Relocated to Glasgow") does not say."""
+    leeds = _say(mem, user, "I just moved to Leeds for uni.", JAN, "user")
+    manchester = _say(mem, user, "We moved to Manchester last week, the flat is tiny.", JUN, "user")
+    glasgow = _say(mem, user, "Relocated to Glasgow for the new job.", DEC, "user")
+
+    def first(question: str) -> str:
+        return mem.recall(question, user=user, k=3).memories[0].uid
+
+    assert first("Where did I live first?") == leeds
+    assert first("Which city did I live in first?") == leeds
+    assert first("Have I ever lived in Leeds?") == leeds
+    assert first("Have I ever lived in Manchester?") == manchester
+    assert first("Where do I live?") == glasgow
+
+
 @pytest.mark.parametrize("text, slot, value", [("We're tapering now, I'm down to 25mg of sertraline.", "state:sertralin",
                                                 "25 mg"),
                                                ("Knee is better, I'm back at yoga twice a week.", "does:yoga", "")])
@@ -524,6 +541,23 @@ def test_a_dose_said_after_the_medicine_is_its_dose(mem, user, older, newer):
 @pytest.mark.parametrize("text", ["A dose of 5mg is typical.", "The vet put Biscuit on Apoquel 16mg daily."])
 def test_a_dose_no_one_is_said_to_be_on_claims_nothing(nlp, text):
     assert not [c for c in _claims(nlp, text) if c.slot.startswith("state:")]
+
+
+@pytest.mark.parametrize("text", ["I'm dating a guy named Ravi.", "I started seeing someone called Ravi.",
+                                  "I've been seeing someone new, his name is Ravi."])
+def test_a_partner_named_after_someone_is_said_is_that_name(nlp, text):
+    assert [(c.slot, c.value) for c in _claims(nlp, text) if c.slot == "partner"] == [("partner", "ravi")]
+
+
+def test_someone_unnamed_or_no_partner_claims_no_partner(nlp):
+    assert not [c for c in _claims(nlp, "I'm seeing someone new.") if c.slot == "partner"]
+    assert not [c for c in _claims(nlp, "I'm seeing a doctor named Patel about my knee.") if c.slot == "partner"]
+
+
+def test_a_partner_named_later_is_the_version_of_the_last(mem, user):
+    tom = _say(mem, user, "I've been seeing Tom for a few months.", JAN, "user")
+    ravi = _say(mem, user, "I'm dating a guy named Ravi now.", JUN, "user")
+    assert [v.uid for v in mem.history(ravi, user=user)] == [tom, ravi]
 
 
 def test_the_last_of_three_doses_answers_for_now(mem, user):

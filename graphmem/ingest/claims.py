@@ -134,6 +134,7 @@ COUNTING = {"have", "weigh", "sleep", "earn", "make", "drink", "smoke", "eat", "
 # What one more of something comes by, and the ordinals that count it ("we adopted a third cat":
 # there are three cats).
 ACQUIRING = {"adopt", "get", "buy", "rescue", "welcome"}
+SOMEONE = {"someone", "somebody", "guy", "girl", "man", "woman", "boy", "lady"}  # a person said before their name
 ORDINALS = {w: str(i) for i, w in enumerate("second third fourth fifth sixth seventh eighth ninth tenth".split(), 2)}
 # The units of a dose, and the verbs that take one: "I take 10mg of lisinopril" says the dose of
 # lisinopril (what "my doctor increased my lisinopril to 20mg" changes), not a count of milligrams.
@@ -623,7 +624,9 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
             yield who, slot[0], (), _value(obj), not (negated or ending)
     for obj in objects:
         slot = VERB_SLOTS.get((lemma, ""))
-        if slot and obj.dep_ == "dobj" and _kind_ok(obj, slot[1], by_token):
+        if slot and slot[1] == PERSON and obj.dep_ == "dobj":
+            obj = _named_later(obj) or obj  # "seeing someone new, his name is Ravi"
+        if slot and obj.dep_ in ("dobj", "oprd", "attr") and _kind_ok(obj, slot[1], by_token):
             yield who, slot[0], (), _value(obj), not (negated or ending)
         # "started a new job at Stripe"; the parse may hang "at Stripe" on the verb, where it may
         # also say when or where ("started a new job at 25", "at home"): an organisation only
@@ -982,6 +985,21 @@ def _dosed(noun: "Token") -> "Token | None":
         return None
     return next((g for p in noun.children if p.dep_ == "prep" and p.lower_ == "of"
                  for g in p.children if g.dep_ == "pobj" and g.pos_ in ("NOUN", "PROPN")), None)
+
+
+def _named_later(someone: "Token") -> "Token | None":
+    """The name of a person first said without it ("a guy named Ravi", "someone called Ravi",
+    "someone new, his name is Ravi"): the name's token, or None."""
+    if someone.lemma_.lower() not in SOMEONE:
+        return None
+    for acl in someone.children:
+        if acl.dep_ == "acl" and acl.lemma_.lower() in ("name", "call"):
+            return next((c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN"), None)
+    for name in someone.sent:
+        if name.lemma_.lower() == "name" and name.dep_ == "nsubj" and name.head.lemma_ == "be" \
+                and any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their") for c in name.children):
+            return next((c for c in name.head.children if c.dep_ == "attr" and c.pos_ == "PROPN"), None)
+    return None
 
 
 def _dose_after(noun: "Token") -> str | None:
