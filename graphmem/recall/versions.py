@@ -163,16 +163,17 @@ def _replaced_first(ranked: list[tuple[str, float]], known: dict[str, Validity],
 def _named_version_first(ranked: list[tuple[str, float]], known: dict[str, Validity], said: Mapping[str, Said],
                          question: str) -> list[tuple[str, float]]:
     """For a question whether something ever held that names its value ("Have I ever lived in
-    Leeds?"), a former version among the first VERSION_WINDOW that says the value goes first when
-    the first memory does not say it: the newest version answers "ever" only when it speaks of
-    that value ("I've never worked with Michael"); "Relocated to Glasgow" does not."""
+    Leeds?"), a former version (superseded, even in part) among the first VERSION_WINDOW that says
+    the value goes first when the first memory does not say it: the newest version answers "ever"
+    only when it speaks of that value ("I've never worked with Michael"); "Relocated to Glasgow"
+    does not."""
     named = ever_named(question)
     first = said.get(ranked[0][0]) if ranked else None
     if not named or first is None or named & words_of(first.text):
         return ranked
     for uid, _ in ranked[1:VERSION_WINDOW]:
         v, this = known.get(uid), said.get(uid)
-        if v is not None and v.valid_until is not None and this is not None and named & words_of(this.text):
+        if v is not None and v.superseded_by and this is not None and named & words_of(this.text):
             return [(uid, ranked[0][1])] + [(u, s) for u, s in ranked if u != uid]
     return ranked
 
