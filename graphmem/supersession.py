@@ -13,6 +13,7 @@ version first, the older below it, marked) and the past when asked (graphmem/rec
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Iterable
 
@@ -56,6 +57,10 @@ class Claim:
 # it was said with its qualifiers ("the client meeting"), or the other way round. Other things
 # so named are other things as often: "the time" is no "repeat load time", "my hours" no "my
 # work hours".
+# A dose as claims write it (the canonical units of ingest.claims.DOSE_UNITS): "75 mcg". A thing's
+# dose is replaced by another dose, not by what else changed of it ("switched my levothyroxine to a
+# different generic maker, same dose").
+DOSE_VALUE = re.compile(r"\d[\d.,]* (mg|mcg|g|ml|iu|unit)")
 SCHEDULED = frozenset(f"state:{stem}" for stem in (
     "meet", "appointment", "session", "call", "interview", "class", "lesson", "reception", "ceremony", "party",
     "exam", "deadlin", "launch", "checkup", "standup", "shift"))
@@ -74,7 +79,11 @@ def supersedes(newer: Claim, older: Claim, loosely: bool = False) -> bool:
         return older.positive and (not newer.value or newer.value == older.value)
     if not older.positive:
         return not older.value or older.value == newer.value
-    return older.value != newer.value
+    return older.value != newer.value and _a_dose(older.value) == _a_dose(newer.value)
+
+
+def _a_dose(value: str) -> bool:
+    return DOSE_VALUE.fullmatch(value) is not None
 
 
 def settle(store: Store, user: str, keys: Iterable[Key]) -> int:

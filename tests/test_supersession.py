@@ -16,8 +16,9 @@ from bench.updates import PairFigures, measure
 from graphmem import Memory
 from graphmem.cli import main
 from graphmem.errors import InputError
+from graphmem.ingest.claims import DOSE_UNITS
 from graphmem.ingest.extract import extract
-from graphmem.supersession import SCHEDULED
+from graphmem.supersession import DOSE_VALUE, SCHEDULED
 
 DATA = Path(__file__).parent / "data"
 UPDATES = DATA / "updates.jsonl"
@@ -573,6 +574,16 @@ def test_ever_gets_a_version_superseded_in_part(mem, user):
     chen = _say(mem, user, "Reorg again: my new boss is Chen.", DEC, "user")
     assert mem.recall("Who is my manager?", user=user, k=3).memories[0].uid == chen
     assert mem.recall("Have I ever reported to Daniel?", user=user, k=3).memories[0].uid == daniel
+
+
+def test_a_dose_is_replaced_by_a_dose_only(mem, user):
+    """What else changed of a medicine is another attribute than its dose."""
+    assert all(DOSE_VALUE.fullmatch(f"5 {unit}") for unit in DOSE_UNITS.values())
+    dose = _say(mem, user, "I take levothyroxine 75 mcg every morning.", JAN, "user")
+    maker = _say(mem, user, "pharmacy switched my levothyroxine to a different generic maker, same dose but the "
+                            "pills look different now", JUN, "user")
+    assert [v.uid for v in mem.history(dose, user=user)] == [dose]
+    assert [v.uid for v in mem.history(maker, user=user)] == [maker]
 
 
 def test_the_last_of_three_doses_answers_for_now(mem, user):
