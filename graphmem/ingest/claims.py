@@ -57,7 +57,7 @@ VERB_SLOTS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("report", "to"): ("state:manager", PERSON), ("start", "as"): ("occupation", ()),
 }
 # What the value of these attributes must be, when a noun names them ("my home is ...").
-VALUE_KINDS = {"residence": PLACE, "employer": ORG, "partner": PERSON, "state:manager": PERSON}
+VALUE_KINDS = {"residence": PLACE, "employer": ORG, "partner": PERSON}
 # What a home is, for "a small flat in Leeds".
 DWELLINGS = {"flat", "apartment", "house", "home", "place", "condo", "studio", "room", "town", "city", "village",
              "neighborhood", "neighbourhood", "suburb", "area", "part", "side", "cottage", "bungalow", "loft"}
@@ -191,10 +191,10 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
             continue
         else:
             who = _person(subject, speaker, addressee, by_token)
-        if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS | NAMED_ROLES.keys() \
+        if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS \
                 and token.lemma_ == "be" and any(o.dep_ == "attr" and _kind_ok(o, PERSON, by_token)
                                                  for o in token.children):
-            who = None  # "my boyfriend is Sam", "my boss is Chen": the owner's; "my wife is 32" is about the wife
+            who = None  # "my boyfriend is Sam": the owner's partner; "my wife is 32" is about the wife
         if any(c.dep_ == "aux" and c.lower_ in MODALS for c in token.children):
             continue  # "I can't run it", "I should use Redis": no fact
         lemma = token.lemma_.lower()
@@ -443,9 +443,9 @@ Raw = tuple[Subject, str, tuple[str, ...], str, bool]  # subject, slot, qualifie
 def _subject(verb: "Token") -> "Token | None":
     if any(c.dep_ == "expl" for c in verb.children):
         return None  # "there are 7 of us": nobody is 7
-    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
-    if subjects:  # of two, the parse's misreading of a heading ("Reorg again: my new boss is Chen"), the nearer
-        return min(subjects, key=lambda s: abs(verb.i - s.i))
+    for child in verb.children:
+        if child.dep_ in ("nsubj", "nsubjpass"):
+            return child
     if verb.dep_ in ("xcomp", "conj", "advcl") and verb.head is not verb:  # "stopped going": the head's subject
         return _subject(verb.head)
     return None
@@ -571,14 +571,11 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     head, quals = _thing(noun)
     # a person's home or job is theirs ("my job"); "the training job" is a thing's state
     slot = NOUN_SLOTS.get(noun.lemma_.lower()) if owned else None
-    # "my boss" is whom they report to, though the word names a person; "my direct manager" is not
-    # "my skip-level manager": its qualifiers stay
-    role = NAMED_ROLES.get(noun.lemma_.lower()) if owned and slot is None else None
-    if slot is None and role is None and kin is not None and kin.kind == "PERSON":
+    if slot is None and kin is not None and kin.kind == "PERSON":
         return  # "my sister ..." with a verb: a person, handled as one
     if slot is not None:
         quals = ()  # "my job title", "my title": one attribute, whatever qualifies its name
-    slot = slot or role or f"state:{head}"
+    slot = slot or f"state:{head}"
     if lemma in HAVING:
         for obj in objects:
             count = _count(obj)
