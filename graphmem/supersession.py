@@ -58,8 +58,8 @@ class Claim:
 # so named are other things as often: "the time" is no "repeat load time", "my hours" no "my
 # work hours".
 # A dose as claims write it (the canonical units of ingest.claims.DOSE_UNITS): "75 mcg". A thing's
-# dose is replaced by another dose, not by what else changed of it ("switched my levothyroxine to a
-# different generic maker, same dose").
+# dose is replaced by another amount, not by what else changed of it ("switched my levothyroxine to
+# a different generic maker, same dose").
 DOSE_VALUE = re.compile(r"\d[\d.,]* (mg|mcg|g|ml|iu|unit)")
 SCHEDULED = frozenset(f"state:{stem}" for stem in (
     "meet", "appointment", "session", "call", "interview", "class", "lesson", "reception", "ceremony", "party",
@@ -79,11 +79,14 @@ def supersedes(newer: Claim, older: Claim, loosely: bool = False) -> bool:
         return older.positive and (not newer.value or newer.value == older.value)
     if not older.positive:
         return not older.value or older.value == newer.value
-    return older.value != newer.value and _a_dose(older.value) == _a_dose(newer.value)
+    return older.value != newer.value and not _dose_and_no_number(older.value, newer.value)
 
 
-def _a_dose(value: str) -> bool:
-    return DOSE_VALUE.fullmatch(value) is not None
+def _dose_and_no_number(a: str, b: str) -> bool:
+    """Whether one value is a dose and the other no amount at all (a maker, a form): two
+    attributes. A bare number after a dose is a dose said without its unit ("bumped my
+    sertraline up to 100")."""
+    return any(DOSE_VALUE.fullmatch(x) is not None and not any(c.isdigit() for c in y) for x, y in ((a, b), (b, a)))
 
 
 def settle(store: Store, user: str, keys: Iterable[Key]) -> int:

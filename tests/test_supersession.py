@@ -570,14 +570,17 @@ def test_ever_gets_a_version_superseded_in_part(mem, user):
     assert mem.recall("Have I ever reported to Daniel?", user=user, k=3).memories[0].uid == daniel
 
 
-def test_a_dose_is_replaced_by_a_dose_only(mem, user):
-    """What else changed of a medicine is another attribute than its dose."""
+def test_a_dose_is_replaced_by_an_amount_only(mem, user):
+    """What else changed of a medicine is another attribute than its dose; a bare number is a dose."""
     assert all(DOSE_VALUE.fullmatch(f"5 {unit}") for unit in DOSE_UNITS.values())
     dose = _say(mem, user, "I take levothyroxine 75 mcg every morning.", JAN, "user")
     maker = _say(mem, user, "pharmacy switched my levothyroxine to a different generic maker, same dose but the "
                             "pills look different now", JUN, "user")
     assert [v.uid for v in mem.history(dose, user=user)] == [dose]
     assert [v.uid for v in mem.history(maker, user=user)] == [maker]
+    fifty = _say(mem, user, "I take 50mg of sertraline every morning.", JAN, "user")
+    hundred = _say(mem, user, "Doc bumped my sertraline up to 100 at the last appointment.", JUN, "user")
+    assert [v.uid for v in mem.history(fifty, user=user)] == [fifty, hundred]  # a dose without its unit
 
 
 def test_the_last_of_three_doses_answers_for_now(mem, user):
