@@ -52,15 +52,15 @@ class Claim:
         return round(min(0.95, base + (0.15 if self.cue else 0.0)), 2)
 
 
+# A dose as claims write it (the canonical units of ingest.claims.DOSE_UNITS): "75 mcg". A thing's
+# dose is replaced by another amount, not by what else changed of it ("switched my levothyroxine to
+# a different generic maker, same dose").
+DOSE_VALUE = re.compile(r"\d[\d.,]* (mg|mcg|g|ml|iu|unit)")
 # The slots of things on a calendar (graphmem/ingest/claims.py names a thing's state by its head
 # noun's stem): one is often named by that noun alone ("our meeting", "my appointment") where
 # it was said with its qualifiers ("the client meeting"), or the other way round. Other things
 # so named are other things as often: "the time" is no "repeat load time", "my hours" no "my
 # work hours".
-# A dose as claims write it (the canonical units of ingest.claims.DOSE_UNITS): "75 mcg". A thing's
-# dose is replaced by another amount, not by what else changed of it ("switched my levothyroxine to
-# a different generic maker, same dose").
-DOSE_VALUE = re.compile(r"\d[\d.,]* (mg|mcg|g|ml|iu|unit)")
 SCHEDULED = frozenset(f"state:{stem}" for stem in (
     "meet", "appointment", "session", "call", "interview", "class", "lesson", "reception", "ceremony", "party",
     "exam", "deadlin", "launch", "checkup", "standup", "shift"))

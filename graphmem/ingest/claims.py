@@ -624,10 +624,10 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
             yield who, slot[0], (), _value(obj), not (negated or ending)
     for obj in objects:
         slot = VERB_SLOTS.get((lemma, ""))
-        if slot and slot[1] == PERSON and obj.dep_ == "dobj":
-            obj = _named_later(obj) or obj  # "seeing someone new, his name is Ravi"
-        if slot and obj.dep_ in ("dobj", "oprd", "attr") and _kind_ok(obj, slot[1], by_token):
-            yield who, slot[0], (), _value(obj), not (negated or ending)
+        # "seeing someone new, his name is Ravi": the name said after the person
+        named = _named_later(obj) if slot and slot[1] == PERSON and obj.dep_ == "dobj" else None
+        if slot and obj.dep_ == "dobj" and _kind_ok(named or obj, slot[1], by_token):
+            yield who, slot[0], (), _value(named or obj), not (negated or ending)
         # "started a new job at Stripe"; the parse may hang "at Stripe" on the verb, where it may
         # also say when or where ("started a new job at 25", "at home"): an organisation only
         if obj.dep_ == "dobj" and obj.lemma_.lower() in ("job", "position", "role", "internship") and \

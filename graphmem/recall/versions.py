@@ -18,8 +18,8 @@ from ..store import Store
 from ..supersession import Validity, validity
 from ..threads import beside
 from .ranker import PEOPLE
-from .recency import (EVER, Said, asks_a_fact, came_after, ever_named, later_wanted, newest_first, pinned_first, restated,
-                      settled_first, versions_asked, words as words_of)
+from .recency import (EVER, Said, asks_a_fact, came_after, ever_named, later_wanted, newest_first, pinned_first,
+                      restated, settled_first, versions_asked, words as words_of)
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .whose import mine_first
 
