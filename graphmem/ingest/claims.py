@@ -663,15 +663,15 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
             yield who, f"does:{_stem(other.lemma_)}", (), "", False
     # counts: "I have two cats", "I sleep six hours a night", "I weigh 80 kilos"
     verb_key = HAVING.get(lemma, lemma)
-    doses = []
+    units = []  # the unit of a dose read here, which the parse may also give as an object
     for obj in objects if lemma in DOSING else ():
         dose = _dose_after(obj) if obj.dep_ == "dobj" else None
         if dose is not None:  # "I take atorvastatin 20mg every night": the dose of atorvastatin, no count of mg
             head, _ = _thing(obj)
-            doses.append(obj.i + 2)
+            units.append(obj.i + 2)
             yield who, f"state:{head}", (), dose, not negated
     for obj in objects:
-        if obj.i in doses:
+        if obj.i in units:
             continue
         measure = _measure(obj)
         if measure and lemma in HAVING and obj.dep_ == "dobj" and obj.pos_ == "NOUN":  # "we have a $20k budget"
@@ -688,8 +688,7 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
         if dosed is not None and lemma in DOSING:  # "I take 10mg of lisinopril": the dose of lisinopril
             head, quals = _thing(dosed)
             amount = next(c for c in obj.children if c.dep_ == "nummod" and c.like_num)
-            dose = f"{_number(amount.lower_)} {DOSE_UNITS[obj.lower_]}"
-            yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, dose, not negated
+            yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, _dose(amount, obj), not negated
             continue
         count = _count(obj)
         # a count said in the simple past tells an occasion or how it was ("ran 35 miles last week
@@ -1003,26 +1002,27 @@ def _named_later(someone: "Token") -> "Token | None":
 
 
 def _dose_after(noun: "Token") -> str | None:
-    """The dose said right after a medicine's name ("metformin 500mg", "lisinopril 10 mg"), as
-    `_dosed`'s claims write it ("500 mg"); None when none follows."""
-    doc = noun.doc
-    if noun.pos_ not in ("NOUN", "PROPN") or noun.i + 2 >= len(doc):
-        return None
-    amount, unit = doc[noun.i + 1], doc[noun.i + 2]
-    if not amount.like_num or unit.lower_ not in DOSE_UNITS:
-        return None
-    return f"{_number(amount.lower_)} {DOSE_UNITS[unit.lower_]}"
+    """The dose said right after a medicine's name ("metformin 500mg", "lisinopril 10 mg"); None
+    when none follows."""
+    return _dose_at(noun.doc, noun.i + 1) if noun.pos_ in ("NOUN", "PROPN") else None
 
 
 def _dose_of_state(verb: "Token") -> str | None:
     """A dose a thing is said to be or to have moved to ("sertraline is 100mg now", "went up to
-    40mg", which the parse reads as an amount "up to 40"): a number and a unit of DOSE_UNITS
-    within the words right after the verb."""
-    doc = verb.doc
-    for j in range(verb.i + 1, min(verb.i + 4, len(doc) - 1)):
-        if doc[j].like_num and doc[j + 1].lower_ in DOSE_UNITS:
-            return f"{_number(doc[j].lower_)} {DOSE_UNITS[doc[j + 1].lower_]}"
+    40mg", which the parse reads as an amount "up to 40"): within the words right after the verb."""
+    return next((dose for j in range(verb.i + 1, verb.i + 4) if (dose := _dose_at(verb.doc, j)) is not None), None)
+
+
+def _dose_at(doc: "Doc", j: int) -> str | None:
+    """The dose said at word `j`: a number, then a unit of DOSE_UNITS."""
+    if j + 1 < len(doc) and doc[j].like_num and doc[j + 1].lower_ in DOSE_UNITS:
+        return _dose(doc[j], doc[j + 1])
     return None
+
+
+def _dose(amount: "Token", unit: "Token") -> str:
+    """A dose as every claim writes it, "500 mg" (what supersession.DOSE_VALUE reads)."""
+    return f"{_number(amount.lower_)} {DOSE_UNITS[unit.lower_]}"
 
 
 def _given(noun: "Token") -> bool:

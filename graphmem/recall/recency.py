@@ -618,7 +618,7 @@ def ever_named(question: str) -> frozenset[str]:
     if asked is None:
         return frozenset()
     tail = question[asked.end():] if asked.group(0).lower() == "ever" else question.split(None, 2)[-1]
-    return words(" ".join(_name_words(" " + tail)))
+    return words(" ".join(_name_words(" " + tail)))  # the space: a name may open the tail, NAME skips a text's start
 
 
 # A person or a place by name: a capital inside a sentence (NAME), or a title before a name in any
