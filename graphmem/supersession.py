@@ -86,7 +86,8 @@ def _dose_and_no_number(a: str, b: str) -> bool:
     """Whether one value is a dose and the other no amount at all (a maker, a form): two
     attributes. A bare number after a dose is a dose said without its unit ("bumped my
     sertraline up to 100")."""
-    return any(DOSE_VALUE.fullmatch(x) is not None and not any(c.isdigit() for c in y) for x, y in ((a, b), (b, a)))
+    return any(DOSE_VALUE.fullmatch(x) is not None and not any(c.isdigit() for c in y)
+               for x, y in ((a, b), (b, a)))
 
 
 def settle(store: Store, user: str, keys: Iterable[Key]) -> int:
