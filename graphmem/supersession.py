@@ -69,7 +69,8 @@ SCHEDULED = frozenset(f"state:{stem}" for stem in (
 def supersedes(newer: Claim, older: Claim, loosely: bool = False) -> bool:
     """Whether `newer`, said after `older`, retires it: same slot, compatible qualifiers, and a
     different value or polarity (a no retires only the yes of the same value, or of any value
-    when it names none: "I'm single" ends every partner). `loosely`: qualifiers on one side only
+    when it names none: "I'm single" ends every partner; a yes retires any no, for what ended is
+    then followed by what holds: "we broke up", then "I'm seeing Leah"). `loosely`: qualifiers on one side only
     are compatible too (when that holds is `chain`'s to say: a thing on a calendar)."""
     compatible = newer.compatible(older) or loosely and newer.slot == older.slot \
         and not (newer.qualifiers and older.qualifiers)
@@ -78,7 +79,7 @@ def supersedes(newer: Claim, older: Claim, loosely: bool = False) -> bool:
     if not newer.positive:
         return older.positive and (not newer.value or newer.value == older.value)
     if not older.positive:
-        return not older.value or older.value == newer.value
+        return True
     return older.value != newer.value and not _dose_and_no_number(older.value, newer.value)
 
 

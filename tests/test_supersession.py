@@ -590,6 +590,89 @@ def test_the_last_of_three_doses_answers_for_now(mem, user):
     assert mem.recall("What dose of sertraline am I on?", user=user, k=3).memories[0].uid == last
 
 
+def test_what_ended_is_followed_by_what_holds(mem, user):
+    """A breakup, then someone new: the new partner is the version that holds, though the breakup
+    named another."""
+    anna = _say(mem, user, "My girlfriend Anna and I just celebrated two years together.", JAN, "user")
+    ended = _say(mem, user, "Anna and I broke up last month, still processing it.", JUN, "user")
+    leah = _say(mem, user, "I've started seeing someone new, her name is Leah.", DEC, "user")
+    assert [v.uid for v in mem.history(leah, user=user)] == [anna, ended, leah]
+    assert mem.recall("Who am I dating?", user=user, k=3).memories[0].uid == leah
+
+
+def test_a_boss_is_the_manager_and_an_old_one_no_version(mem, user):
+    daniel = _say(mem, user, "My boss is Daniel, he's pretty chill.", JAN, "user")
+    priya = _say(mem, user, "Daniel left the company, so now I report to Priya.", JUN, "user")
+    assert mem.recall("Who is my boss?", user=user, k=3).memories[0].uid == priya
+    assert [v.uid for v in mem.history(priya, user=user)] == [daniel, priya]
+    other = f"{user}-other"
+    karen = _say(mem, other, "My old boss at Deloitte was Karen.", JAN, "user")
+    mike = _say(mem, other, "My current boss is Mike.", JUN, "user")
+    assert [v.uid for v in mem.history(mike, user=other)] == [mike]
+    assert [v.uid for v in mem.history(karen, user=other)] == [karen]
+
+
+@pytest.mark.parametrize("text, employer", [("I work as a nurse at St. Vincent's, mostly night shifts.", "st. vincent"),
+                                            ("Got hired as a junior developer at Brightwave!", "brightwave"),
+                                            ("I'm a senior accountant at Deloitte.", "deloitte"),
+                                            ("I'm a teacher at a local high school.", "local high school"),
+                                            ("I got hired at Stripe last week.", "stripe")])
+def test_a_job_at_a_place_names_the_employer(nlp, text, employer):
+    assert [c.value for c in _claims(nlp, text) if c.slot == "employer"] == [employer]
+
+
+@pytest.mark.parametrize("text", ["I'm a nurse at night.", "I work as a nurse at night.",
+                                  "My brother is a nurse at Mercy General."])
+def test_a_time_or_someone_else_s_job_names_no_employer_of_the_user(nlp, text):
+    assert not [c for c in _claims(nlp, text) if c.slot == "employer" and c.subject == "user"]
+
+
+@pytest.mark.parametrize("text, slot, value", [
+    ("First week at Shopify went well, though the onboarding docs are a maze.", "employer", "shopify"),
+    ("First week at Calyx Health as a senior UX designer went well!", "occupation", "senior ux designer"),
+    ("Wrapped up my first week as an analytics engineer at the fintech startup.", "employer", "fintech startup"),
+    ("Finally settled into the new place in Tacoma.", "residence", "tacoma"),
+    ("Finally done unpacking boxes in the new place in Bristol — can you help me find a climbing gym?",
+     "residence", "bristol")])
+def test_a_first_week_or_a_new_place_settled_into_tells_a_job_or_a_home(nlp, text, slot, value):
+    assert value in [c.value for c in _claims(nlp, text) if c.slot == slot and c.subject == "user"]
+
+
+@pytest.mark.parametrize("text", ["My wife's first week at Stripe went great.", "How was your first week at Stripe?",
+                                  "First day at the gym in years, I'm sore.", "We're unpacking at the hotel in Rome.",
+                                  "Our company uses Slack.", "My company switched to Microsoft Teams.",
+                                  "This week I'm working out of the Cambridge office for a training course."])
+def test_someone_else_s_first_week_a_hotel_or_what_a_company_uses_is_no_job_or_home(nlp, text):
+    assert not [c for c in _claims(nlp, text) if c.slot in ("employer", "residence") and c.subject == "user"]
+
+
+def test_what_a_thing_is_written_in_changes_when_it_is_rewritten(mem, user):
+    angular = _say(mem, user, "Our admin dashboard is built in Angular 14, how do I lazy load a feature module?", JAN,
+                   "user")
+    svelte = _say(mem, user, "We finished porting the admin dashboard to Svelte, how do stores work?", JUN, "user")
+    flask = _say(mem, user, "We built our backend in Flask. How do I add request validation cleanly?", JAN, "user")
+    fastapi = _say(mem, user, "We rewrote the backend in FastAPI. How do I handle validation there?", JUN, "user")
+    assert [v.uid for v in mem.history(svelte, user=user)] == [angular, svelte]
+    assert [v.uid for v in mem.history(fastapi, user=user)] == [flask, fastapi]
+
+
+@pytest.mark.parametrize("older, newer", [
+    ("Our frontend is built with React.", "Our backend is built with Django."),
+    ("Our iOS app is built with SwiftUI.", "Our Android app is built with Kotlin."),
+    ("I built a shed in two weeks.", "I built a treehouse in the garden.")])
+def test_two_things_written_in_two_ways_retire_nothing(mem, user, older, newer):
+    first = _say(mem, user, older, JAN, "user")
+    second = _say(mem, user, newer, JUN, "user")
+    assert not _supersedes(mem, user, second, first)
+
+
+def test_a_habit_stopped_is_told_not_asked(nlp):
+    """"Stopped taking melatonin" tells what the user did (an "I" dropped); "Stop adding X" asks."""
+    assert not [c for c in _claims(nlp, "Stopped taking melatonin entirely, I sleep fine.")
+                if c.slot.startswith("instruction:")]
+    assert [c.slot for c in _claims(nlp, "Stop adding version numbers.")] == ["instruction:include:version number"]
+
+
 def test_working_for_someone_is_a_job_and_for_a_while_is_not(nlp):
     assert [(c.slot, c.value) for c in _claims(nlp, "I work for my father.")] == [("employer", "father")]
     assert [(c.slot, c.value) for c in _claims(nlp, "I've been working for Acme for a while.")] == [("employer", "acme")]

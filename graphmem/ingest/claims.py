@@ -44,7 +44,8 @@ VERB_SLOTS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("move", "to"): ("residence", PLACE), ("base", "in"): ("residence", PLACE),
     ("work", "at"): ("employer", ORG), ("work", "for"): ("employer", ORG),
     ("join", ""): ("employer", ("ORG", "PROPN")), ("employ", "by"): ("employer", ORG),
-    ("hire", "by"): ("employer", ORG), ("leave", ""): ("employer", ("ORG",)),
+    ("hire", "by"): ("employer", ORG), ("hire", "at"): ("employer", ("ORG", "PROPN")),
+    ("hire", "as"): ("occupation", ()), ("leave", ""): ("employer", ("ORG",)),
     ("work", "as"): ("occupation", ()),
     ("study", "at"): ("school", ORG), ("attend", ""): ("school", ("ORG",)),
     ("enroll", "at"): ("school", ORG), ("enroll", "in"): ("school", ("ORG",)),
@@ -57,7 +58,7 @@ VERB_SLOTS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("report", "to"): ("state:manager", PERSON), ("start", "as"): ("occupation", ()),
 }
 # What the value of these attributes must be, when a noun names them ("my home is ...").
-VALUE_KINDS = {"residence": PLACE, "employer": ORG, "partner": PERSON}
+VALUE_KINDS = {"residence": PLACE, "employer": ORG, "partner": PERSON, "state:manager": PERSON}
 # What a home is, for "a small flat in Leeds".
 DWELLINGS = {"flat", "apartment", "house", "home", "place", "condo", "studio", "room", "town", "city", "village",
              "neighborhood", "neighbourhood", "suburb", "area", "part", "side", "cottage", "bungalow", "loft"}
@@ -83,10 +84,14 @@ CHANGING = {"switch", "change", "move", "upgrade", "downgrade", "migrate", "upda
             "lower", "increase", "decrease", "reduce", "grow", "improve", "drop", "rise", "fall", "go", "reach",
             "shift", "push", "postpone", "bump", "turn", "up", "shrink", "expand", "extend", "shorten", "delay",
             "reschedule", "adjust", "revise", "slash", "trim", "boost", "hike", "cap", "jump", "climb", "dip",
-            "double", "triple", "halve", "plummet", "soar", "pull"}
+            "double", "triple", "halve", "plummet", "soar", "pull", "rewrite", "rewrote", "rewritten", "port",
+            "rebuild"}  # spaCy's small model leaves "rewrote" and "rewritten" as they are
 # ... and those that set it at a value ("capped the budget at $1,400"), not to one.
 SETTING_AT = {"set", "cap", "fix", "peg"}
 STATING = {"be", "use", "run", "take", "cost"}
+# ... and those that say what a thing is made in ("our API is written in Node 14", "the frontend is
+# built with React", "we rewrote the backend in Go"): its "in" or "with" is its value.
+WRITING = {"write", "build", "rewrite", "rewrote", "rewritten", "rebuild", "port"}
 # Verbs that put a thing on the calendar: their "for" says when ("the launch is scheduled for March 3").
 SCHEDULING = {"schedule", "plan", "set", "slate", "book"}
 HAVING = {"have": "have", "own": "have", "keep": "have"}
@@ -123,6 +128,8 @@ NUMBERS = {w: str(i) for i, w in enumerate(
     "seventeen eighteen nineteen twenty".split())}
 # Modifiers that say when a value holds, not which attribute it is.
 NOT_QUALIFIERS = {"new", "current", "old", "latest", "previous", "former", "first", "next", "own", "whole"}
+# ... and those that say it held once and no longer does.
+FORMER = {"old", "former", "previous", "ex"}
 NOT_VALUE = {"det", "poss", "punct", "advmod", "cc", "prep", "neg", "aux", "case", "mark"}
 SPEAKING = {"i", "we", "me", "us", "my", "our", "mine", "ours"}
 # An assistant's turns explain and advise ("the probability of two heads is 1/4"): what they
@@ -191,10 +198,10 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
             continue
         else:
             who = _person(subject, speaker, addressee, by_token)
-        if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS \
+        if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS | NAMED_ROLES.keys() \
                 and token.lemma_ == "be" and any(o.dep_ == "attr" and _kind_ok(o, PERSON, by_token)
                                                  for o in token.children):
-            who = None  # "my boyfriend is Sam": the owner's partner; "my wife is 32" is about the wife
+            who = None  # "my boyfriend is Sam", "my boss is Chen": the owner's; "my wife is 32" is about the wife
         if any(c.dep_ == "aux" and c.lower_ in MODALS for c in token.children):
             continue  # "I can't run it", "I should use Redis": no fact
         lemma = token.lemma_.lower()
@@ -209,6 +216,7 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
             out.append(Claim(claim[0][0], claim[0][1], slot, claim[2], claim[3], claim[4],
                              cue or lemma in CHANGING, needs_cue))
     out += _partners_named(doc, speaker, addressee, by_token, cue)
+    out += _started_or_moved_in(doc, speaker, by_token, cue)
     if speaker == USER_ROLE:
         out += instructions(doc, speaker)
     return list(dict.fromkeys(out))
@@ -233,7 +241,7 @@ def _asked(token: "Token") -> bool:
     if not sent.text.rstrip().endswith("?"):
         return False
     for t in sent:
-        if t.lower_ in ASKING and (t.i == sent.start or t.nbor(-1).text in (",", ";", "-", "--", ":")):
+        if t.lower_ in ASKING and (t.i == sent.start or t.nbor(-1).text in (",", ";", "-", "--", "—", "–", ":")):
             return token.i >= t.i
     return True
 
@@ -289,6 +297,53 @@ def _partners_named(doc: "Doc", speaker: str, addressee: str | None, by_token: d
     return out
 
 
+# A new job or home told by its first days, in the words people use: "First week at Shopify went
+# well", "first day at Calyx Health as a senior UX designer", "Finally settled into the new place in
+# Tacoma", "done unpacking boxes in the new place in Bristol". The parse hangs these phrases on
+# whatever verb follows, so they are read by their words. A workplace is a name or one of these.
+FIRST_DAYS = {"day", "week", "month", "shift"}
+WORKPLACES = {"company", "startup", "firm", "clinic", "hospital", "agency", "office", "lab", "bank", "studio",
+              "practice", "restaurant", "store", "shop", "factory", "warehouse"}
+MOVING_IN = {"settle", "unpack"}
+PARTS = {"room", "area", "part", "side"}  # a part of a home, where one unpacks a bag, not where one lives
+
+
+def _started_or_moved_in(doc: "Doc", speaker: str, by_token: dict, cue: bool) -> list[Claim]:
+    """The speaker's employer (and job) told by a first day or week there, and their home told by
+    settling into it or unpacking there; not someone else's ("my wife's first week at Stripe") and
+    not a question ("How was your first week at Stripe?")."""
+    out = []
+    for token in doc:
+        if _asked(token):
+            continue
+        if token.lemma_.lower() in FIRST_DAYS and any(c.lower_ == "first" for c in token.children) \
+                and all(c.lower_ in SPEAKING for c in token.children if c.dep_ == "poss") \
+                and not _negated(token.head):  # "I've never completed my first 30 days as ..."
+            # the phrases right after it, wherever the parse hangs them ("First week at Shopify went well")
+            after = [p for p in doc[token.i + 1:token.i + 2] if p.dep_ == "prep"]
+            after += [q for p in after for g in p.children if g.dep_ == "pobj"
+                      for q in doc[g.right_edge.i + 1:g.right_edge.i + 2] if q.dep_ == "prep"]
+            for p in after:
+                for g in (g for g in p.children if g.dep_ == "pobj"):
+                    if p.lower_ == "at" and (_kind_ok(g, ("ORG", "PROPN"), by_token) or g.lemma_.lower() in WORKPLACES):
+                        out.append(Claim(speaker, "PERSON", "employer", (), _value(g), True, cue))
+                    elif p.lower_ == "as" and g.lemma_.lower() in OCCUPATIONS:
+                        out.append(Claim(speaker, "PERSON", "occupation", (), _value(g), True, cue))
+                        out += [Claim(speaker, "PERSON", "employer", (), _value(e), True, cue)
+                                for e in _employer_of(g, by_token)]
+        if token.lemma_.lower() in MOVING_IN and token.pos_ == "VERB" \
+                and not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in SPEAKING for c in token.children):
+            clause = token  # "done unpacking boxes in the new place": the clause the parse hangs the place on
+            while clause.dep_ in ("amod", "dobj", "xcomp") and clause.head is not clause:
+                clause = clause.head
+            homes = [g for p in clause.subtree if p.dep_ == "prep" and p.lower_ in ("in", "into")
+                     for g in p.children if g.dep_ == "pobj" and g.lemma_.lower() in DWELLINGS - PARTS]
+            places = [_place_in(h, by_token) for h in homes]
+            out += [Claim(speaker, "PERSON", "residence", (), _value(place), True, cue)
+                    for place in places if place is not None]
+    return out
+
+
 # -- what the user tells the agent to do ------------------------------------------------------
 
 # An instruction is a claim of the user's, keyed by the action and its object ("include version
@@ -305,6 +360,7 @@ OBJECT_WORDS = 4
 # The action's tags: a base verb, or a noun where spaCy's small model takes "Always format" so;
 # "-ing" after "stop".
 ACTION_TAGS = {"VB", "VBP", "NN", "VBG"}
+TOLD = {"VBD", "VBN", "VBZ"}  # a verb's tags that tell what was done, not ask for it
 REQUESTING = {"can", "may", "should", "must"}  # "you can stop adding ...", "you should never ..."
 # A request asked as a question opens with one of these and "you": "Could you stop adding version
 # numbers?", "Can you always cite your sources?". "Should I always ...?", "Do you always ...?" and
@@ -349,7 +405,8 @@ def instructions(doc: "Doc", speaker: str) -> list[Claim]:
             low, following = token.lower_, words[i + 1]
             if low in ("always", "never"):
                 action, positive = following, low == "always"
-            elif token.lemma_.lower() in STOPPING and following.tag_ == "VBG" and _addressed(token, asking=asking):
+            elif token.lemma_.lower() in STOPPING and following.tag_ == "VBG" and token.tag_ not in TOLD \
+                    and _addressed(token, asking=asking):  # "Stopped taking melatonin" tells, as if "I stopped"
                 action, positive = following, False
             elif low in ("n't", "not") and i > 0 and lasting and (
                     words[i - 1].lemma_.lower() == "do" or asking and words[i - 1].lower_ == "you"):
@@ -568,14 +625,21 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
         return  # "art is so cool", "that painting is awesome": an opinion, not a thing's state
     if any(p.dep_ == "prep" and any(g.dep_ == "pcomp" for g in p.children) for p in noun.children):
         return  # "the probability of getting heads is 1/2": a general truth, not a thing's state
+    if any(c.lower_ in FORMER for c in _modifiers(noun)):
+        return  # "my old boss at Deloitte was Karen": what held once, no version of what holds now
     head, quals = _thing(noun)
     # a person's home or job is theirs ("my job"); "the training job" is a thing's state
     slot = NOUN_SLOTS.get(noun.lemma_.lower()) if owned else None
-    if slot is None and kin is not None and kin.kind == "PERSON":
+    # "my boss" is whom they report to, though the word names a person; "my direct manager" is not
+    # "my skip-level manager": its qualifiers stay
+    role = NAMED_ROLES.get(noun.lemma_.lower()) if owned and slot is None else None
+    if slot is None and role is None and kin is not None and kin.kind == "PERSON":
         return  # "my sister ..." with a verb: a person, handled as one
+    if slot == "employer" and lemma != "be" and lemma not in HAVING:
+        return  # "our company uses Slack", "my company switched to Teams": what the company does
     if slot is not None:
         quals = ()  # "my job title", "my title": one attribute, whatever qualifies its name
-    slot = slot or f"state:{head}"
+    slot = slot or role or f"state:{head}"
     if lemma in HAVING:
         for obj in objects:
             count = _count(obj)
@@ -586,8 +650,10 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     if lemma in CHANGING and to is not None and _count(to) is not None:  # "our team has grown to 8 engineers"
         yield owner, f"count:have:{_stem(to.lemma_)}", tuple(sorted({head, *quals})), _count(to) or "", not negated
         return
-    if lemma in STATING or lemma in CHANGING or lemma in SCHEDULING:
+    if lemma in STATING or lemma in CHANGING or lemma in SCHEDULING or lemma in WRITING:
         value = _state_value(lemma, objects, preps)
+        if lemma in WRITING:
+            value = next((g for p, g in preps if p in ("to", "in", "with")), None)
         if value is not None and value.lower_ == "due":  # "the grant report is due August 15": its deadline
             when = _due_date(value) or next((g for p, g in preps if p in ("on", "by")), None)
             if when is not None:
@@ -602,7 +668,7 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
 def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: list, negated: bool,
               by_token: dict) -> Iterable[Raw]:
     if lemma == "be":
-        yield from _personal_be(verb, who, objects, preps, negated)
+        yield from _personal_be(verb, who, objects, preps, negated, by_token)
         return
     prt = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
     if lemma == "give" and prt != "up" or lemma == "break" and prt != "up":
@@ -610,8 +676,8 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
     ending = lemma in ENDING
     # attributes by verb and preposition
     moved_thing = any(o.dep_ == "dobj" for o in objects)
-    if lemma == "work" and any(c.dep_ == "prt" for c in verb.children):
-        preps = []  # "working out at home" is no workplace
+    if lemma == "work" and any(c.dep_ == "prt" or c.lower_ == "out" for c in verb.children):
+        preps = []  # "working out at home" is no workplace; "working out of the London office for a course" no job
     for prep, obj in preps:
         slot = VERB_SLOTS.get((lemma, prep))
         if slot and slot[0] == "residence":
@@ -634,13 +700,19 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
                 lemma in STARTING | {"get", "take", "accept", "land", "quit", "leave"}:
             employers = [g for p in obj.children if p.dep_ == "prep" and p.lower_ in ("at", "with")
                          for g in p.children if g.dep_ == "pobj"]
+            employers += [g for p in obj.children if p.dep_ == "prep" and p.lower_ == "as"
+                          for a in p.children if a.dep_ == "pobj"
+                          for g in _employer_of(a, by_token)]  # "a role as an engineer at Spotify"
             employers += [g for p, g in preps if p in ("at", "with") and g.head.head.i == verb.i
                           and _kind_ok(g, ("ORG", "PROPN"), by_token)]
             for g in employers:
                 yield who, "employer", (), _value(g), not (negated or lemma in ("quit", "leave"))
-    for prep, obj in preps:  # "working as a paramedic"
+    for prep, obj in preps:  # "working as a paramedic", "hired as a developer at Brightwave"
         if lemma == "work" and prep == "as":
             yield who, "occupation", (), _value(obj), not negated
+        if lemma in ("work", "hire", "start") and prep == "as":
+            for g in _employer_of(obj, by_token):
+                yield who, "employer", (), _value(g), not negated
     # likes and habits
     if lemma in LIKING:
         for obj in objects:
@@ -714,9 +786,10 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
                     if _kind_ok(place, PLACE, by_token):
                         yield who, "trip", (), _value(place), False
     # a thing the person changes: "we switched the database to PostgreSQL", "I upgraded the app"
-    if lemma in CHANGING | {"use"}:
+    if lemma in CHANGING | WRITING | {"use"}:
         target = next((o for o in objects if o.dep_ == "dobj" and o.pos_ == "NOUN"), None)
-        to = _new_value(lemma, preps, also=("for",)) or (_up_to(verb, target) if target is not None else None)
+        to = _new_value(lemma, preps, also=("for", "in") if lemma in WRITING else ("for",)) \
+            or (_up_to(verb, target) if target is not None else None)
         if lemma == "use" and target is None:  # "I'm using MySQL for the database"
             used = next((o for o in objects if o.dep_ == "dobj"), None)
             if used is not None and to is not None and to.pos_ == "NOUN":
@@ -726,12 +799,26 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
             if to is not None and to.pos_ == "NOUN":
                 head, quals = _thing(to)
                 yield who, f"state:{head}", quals, _value(target), not negated
-        elif target is not None and to is not None and lemma != "go":
+        elif target is not None and to is not None and lemma != "go" \
+                and (lemma in CHANGING or to.pos_ == "PROPN"):  # "we built our backend in Flask", not "in a week"
             head, quals = _thing(target)
             yield who, NOUN_SLOTS.get(head, f"state:{head}"), quals, _value(to), not negated
 
 
-def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negated: bool) -> Iterable[Raw]:
+def _employer_of(job: "Token", by_token: dict) -> list["Token"]:
+    """The employer a job's own "at" names: a name ("a nurse at St. Mary's Hospital") or a kind
+    of place ("a teacher at a local high school", "at a children's hospital"); not a time ("a
+    nurse at night", "at the weekend"), and not a student's school."""
+    if job.lemma_.lower() == "student":
+        return []
+    return [g for p in job.children if p.dep_ == "prep" and p.lower_ == "at" for g in p.children
+            if g.dep_ == "pobj" and (_kind_ok(g, ("ORG", "PROPN", "FAC", "GPE"), by_token) or g.pos_ == "NOUN" and (
+                g.lemma_.lower() in WORKPLACES or any(c.dep_ == "det" and c.lower_ in ("a", "an") or c.dep_ == "poss"
+                                                      for c in g.children)))]
+
+
+def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negated: bool,
+                 by_token: dict) -> Iterable[Raw]:
     """I'm single / engaged to Priya / 29 years old / based in Lisbon / back at yoga / down to
     25mg of sertraline / on metformin 500mg."""
     for p, g in preps:
@@ -767,6 +854,8 @@ def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negate
         if obj.dep_ == "attr" and obj.pos_ == "NOUN" and obj.lemma_.lower() in OCCUPATIONS and verb.tag_ != "VBD" \
                 and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in obj.children):
             yield who, "occupation", (), _value(obj), not negated  # "I'm a nurse", not "I was a nurse"
+            for g in _employer_of(obj, by_token):  # "I'm a nurse at St. Mary's"
+                yield who, "employer", (), _value(g), not negated
         if obj.lemma_ in ("base", "located"):
             for p in obj.children:
                 if p.dep_ == "prep" and p.lower_ == "in":
@@ -908,6 +997,8 @@ def _place_in(token: "Token", by_token: dict) -> "Token | None":
         return None
     for t in token.subtree:
         if _kind_ok(t, PLACE, by_token):
+            while t.dep_ == "compound" and t.head is not t:  # "Jersey" of "Jersey City": the name's head
+                t = t.head
             return t
     return None
 
