@@ -198,7 +198,7 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
             continue
         else:
             who = _person(subject, speaker, addressee, by_token)
-        if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in NOUN_SLOTS | NAMED_ROLES.keys() \
+        if who is not None and subject.pos_ == "NOUN" and subject.lemma_.lower() in ROLE_NOUNS \
                 and token.lemma_ == "be" and any(o.dep_ == "attr" and _kind_ok(o, PERSON, by_token)
                                                  for o in token.children):
             who = None  # "my boyfriend is Sam", "my boss is Chen": the owner's; "my wife is 32" is about the wife
@@ -280,6 +280,7 @@ def _weighed(verb: "Token") -> bool:
 # manager Tom"), whatever the verb.
 NAMED_ROLES = {**{noun: slot for noun, slot in NOUN_SLOTS.items() if slot == "partner"},
                "manager": "state:manager", "boss": "state:manager"}
+ROLE_NOUNS = NOUN_SLOTS.keys() | NAMED_ROLES.keys()  # the words of an attribute or a role a person holds
 
 
 def _partners_named(doc: "Doc", speaker: str, addressee: str | None, by_token: dict, cue: bool) -> list[Claim]:
@@ -314,9 +315,10 @@ def _started_or_moved_in(doc: "Doc", speaker: str, by_token: dict, cue: bool) ->
     not a question ("How was your first week at Stripe?")."""
     out = []
     for token in doc:
-        if _asked(token):
-            continue
-        if token.lemma_.lower() in FIRST_DAYS and any(c.lower_ == "first" for c in token.children) \
+        lemma = token.lemma_.lower()
+        if lemma not in FIRST_DAYS and lemma not in MOVING_IN or _asked(token):
+            continue  # `_asked` reads the whole sentence: only for the words these readings start from
+        if lemma in FIRST_DAYS and any(c.lower_ == "first" for c in token.children) \
                 and all(c.lower_ in SPEAKING for c in token.children if c.dep_ == "poss") \
                 and not _negated(token.head):  # "I've never completed my first 30 days as ..."
             # the phrases right after it, wherever the parse hangs them ("First week at Shopify went well")
@@ -331,7 +333,7 @@ def _started_or_moved_in(doc: "Doc", speaker: str, by_token: dict, cue: bool) ->
                         out.append(Claim(speaker, "PERSON", "occupation", (), _value(g), True, cue))
                         out += [Claim(speaker, "PERSON", "employer", (), _value(e), True, cue)
                                 for e in _employer_of(g, by_token)]
-        if token.lemma_.lower() in MOVING_IN and token.pos_ == "VERB" \
+        if lemma in MOVING_IN and token.pos_ == "VERB" \
                 and not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in SPEAKING for c in token.children):
             clause = token  # "done unpacking boxes in the new place": the clause the parse hangs the place on
             while clause.dep_ in ("amod", "dobj", "xcomp") and clause.head is not clause:
@@ -651,9 +653,8 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
         yield owner, f"count:have:{_stem(to.lemma_)}", tuple(sorted({head, *quals})), _count(to) or "", not negated
         return
     if lemma in STATING or lemma in CHANGING or lemma in SCHEDULING or lemma in WRITING:
-        value = _state_value(lemma, objects, preps)
-        if lemma in WRITING:
-            value = next((g for p, g in preps if p in ("to", "in", "with")), None)
+        value = next((g for p, g in preps if p in ("to", "in", "with")), None) if lemma in WRITING \
+            else _state_value(lemma, objects, preps)
         if value is not None and value.lower_ == "due":  # "the grant report is due August 15": its deadline
             when = _due_date(value) or next((g for p, g in preps if p in ("on", "by")), None)
             if when is not None:
