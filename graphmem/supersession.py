@@ -61,9 +61,15 @@ DOSE_VALUE = re.compile(r"\d[\d.,]* (mg|mcg|g|ml|iu|unit)")
 # it was said with its qualifiers ("the client meeting"), or the other way round. Other things
 # so named are other things as often: "the time" is no "repeat load time", "my hours" no "my
 # work hours".
-SCHEDULED = frozenset(f"state:{stem}" for stem in (
+SCHEDULED = frozenset(f"state:{noun}" for noun in (
     "meet", "appointment", "session", "call", "interview", "class", "lesson", "reception", "ceremony", "party",
     "exam", "deadlin", "launch", "checkup", "standup", "shift"))
+# A thing done (`does:coffee`, `does:jenkin`: a yes or a no, no value); a no says it ended, and so
+# retires a claim whose value names it ("our CI runs on Jenkins", then "we ditched Jenkins").
+DOES = "does:"
+UNVALUED = ("does:", "likes:")
+# Such a link is surer than a state's new value (0.7) and less sure than an attribute's (0.8).
+ENDED_CONFIDENCE = 0.75
 
 
 def supersedes(newer: Claim, older: Claim, loosely: bool = False) -> bool:
@@ -93,35 +99,90 @@ def _dose_and_no_number(a: str, b: str) -> bool:
 
 def settle(store: Store, user: str, keys: Iterable[Key]) -> int:
     """Write the SUPERSEDES relationships of these (subject, slot) keys anew from their claims
-    (idempotent); the number written."""
-    keys = sorted(set(keys))
+    (idempotent); the number written. A thing said to have ended ("we ditched Jenkins",
+    `does:jenkin`, a no) retires what named it as a value ("our CI runs on Jenkins", `state:ci`)
+    on that one's key: the keys whose values name a thing so ended are settled with it."""
+    keys = set(keys)
     if not keys:
         return 0
-    params = [{"subject": subject, "slot": slot} for subject, slot in keys]
-    groups: dict[Key, list[tuple[dict, Claim]]] = {}
-    for row in store.run("claims_of", user_id=user, keys=params):
-        claim = Claim("", "", row["slot"], tuple(row["qualifiers"] or ()), row["value"] or "",
-                      bool(row["positive"]), bool(row["cue"]), bool(row["needs_cue"]))
-        groups.setdefault((row["subject"], row["slot"]), []).append((row, claim))
-    uids = sorted({row["uid"] for claims in groups.values() for row, _ in claims})
+    ended = {(subject, slot[len(DOES):]) for subject, slot in keys if slot.startswith(DOES)}
+    if ended:
+        keys |= {(r["subject"], r["slot"]) for r in store.run("claims_naming", user_id=user, names=[
+            {"subject": subject, "stem": thing} for subject, thing in sorted(ended)])
+            if (r["subject"], named(r["value"])) in ended}
+    groups = _claims(store, user, keys)
+    naming = {(subject, DOES + thing) for (subject, slot), claims in groups.items() if not slot.startswith(UNVALUED)
+              for _, claim in claims if claim.positive and (thing := named(claim.value))}
+    endings: dict[tuple[int, str], list[dict]] = {}
+    for (subject, slot), claims in (groups | _claims(store, user, naming - keys)).items():
+        if (subject, slot) in naming:
+            endings[(subject, slot[len(DOES):])] = [row for row, claim in claims if not claim.positive]
+    uids = sorted({row["uid"] for claims in groups.values() for row, _ in claims}
+                  | {row["uid"] for rows in endings.values() for row in rows})
     apart = {(r["newer"], r["older"]) for r in store.run("kept_apart", user_id=user, uids=uids)} if uids else set()
-    edges = [edge for key, claims in groups.items() for edge in chain(key, claims, apart)]
-    store.run("unsupersede", user_id=user, keys=params)
+    edges = [edge for key, claims in groups.items()
+             for edge in chain(key, claims, apart, [(row, thing) for (subject, thing), rows in endings.items()
+                                                    if subject == key[0] for row in rows])]
+    store.run("unsupersede", user_id=user, keys=[{"subject": subject, "slot": slot} for subject, slot in sorted(keys)])
     return int(store.run("supersede", user_id=user, edges=edges)[0]["edges"] or 0) if edges else 0
 
 
+def _claims(store: Store, user: str, keys: set[Key]) -> dict[Key, list[tuple[dict, Claim]]]:
+    """The claims of these keys, by key, each with its row (the memory, when it was said)."""
+    groups: dict[Key, list[tuple[dict, Claim]]] = {}
+    params = [{"subject": subject, "slot": slot} for subject, slot in sorted(keys)]
+    for row in store.run("claims_of", user_id=user, keys=params) if params else []:
+        claim = Claim("", "", row["slot"], tuple(row["qualifiers"] or ()), row["value"] or "",
+                      bool(row["positive"]), bool(row["cue"]), bool(row["needs_cue"]))
+        groups.setdefault((row["subject"], row["slot"]), []).append((row, claim))
+    return groups
+
+
+def named(value: str) -> str:
+    """The thing a claim's value names, as a `does:` slot names it: the stem of its last word
+    ("github actions" -> action); '' for none."""
+    words = re.findall(r"[^\W\d_]+", value)
+    return stem(words[-1]) if words else ""
+
+
+def stem(word: str) -> str:
+    """The key a slot names a thing by: one for a verb and its -ing noun (smoke, smoking -> smok;
+    run, running -> run), and for a noun and its plural (cats -> cat)."""
+    word = word.lower()
+    if word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+        if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+            word = word[:-1]
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
 def chain(key: Key, claims: list[tuple[dict, Claim]],
-          apart: AbstractSet[tuple[str, str]] = frozenset()) -> list[dict]:
+          apart: AbstractSet[tuple[str, str]] = frozenset(),
+          endings: Iterable[tuple[dict, str]] = ()) -> list[dict]:
     """The supersessions among one key's claims: in the order they were said, each claim retires
     the current claims it conflicts with (`supersedes`) and becomes current itself; a claim that
     agrees with the current ones joins them (said again, nothing changes), and so does one the
-    user kept apart from them (`apart`: (newer uid, older uid) pairs, `by_hand`)."""
-    ordered = sorted(claims, key=lambda rc: (rc[0]["at"] is None, rc[0]["at"] or 0.0, rc[0]["position"] or 0,
-                                             rc[0]["uid"], rc[0]["n"]))
+    user kept apart from them (`apart`: (newer uid, older uid) pairs, `by_hand`). `endings`:
+    (row, thing) of claims that a thing ended ("we ditched Jenkins"): each retires the current
+    claims whose value names the thing, which stay current all the same (the thing's next value
+    retires them too: "our CI is on GitHub Actions now"), for an ending is no value of this key."""
+    said: list[tuple[dict, Claim | str]] = [*claims, *endings]
+    said.sort(key=lambda rc: (rc[0]["at"] is None, rc[0]["at"] or 0.0, rc[0]["position"] or 0, rc[0]["uid"],
+                              rc[0]["n"]))
     current: list[tuple[dict, Claim]] = []
     edges: dict[tuple[str, str], dict] = {}
-    for row, claim in ordered:
+    for row, claim in said:
         others = [(r, c) for r, c in current if r["uid"] != row["uid"] and (row["uid"], r["uid"]) not in apart]
+        if isinstance(claim, str):  # a thing that ended
+            for old, c in others:
+                if c.positive and named(c.value) == claim:
+                    edges.setdefault((row["uid"], old["uid"]), _edge(key, row, old, f"{key[1]}: {c.value} ended",
+                                                                     ENDED_CONFIDENCE))
+            continue
         retired = [(r, c) for r, c in others if supersedes(claim, c)]
         if not retired and claim.cue and claim.slot in SCHEDULED:
             # a change said of a thing on a calendar without its qualifiers ("the client moved our
@@ -131,11 +192,14 @@ def chain(key: Key, claims: list[tuple[dict, Claim]],
             if len({c.qualifiers for _, c in near}) == 1:
                 retired = [(r, c) for r, c in near if supersedes(claim, c, loosely=True)]
         for old, _ in retired:
-            edges[(row["uid"], old["uid"])] = {"newer": row["uid"], "older": old["uid"], "subject": key[0],
-                                               "slot": key[1], "at": row["at"], "basis": key[1],
-                                               "confidence": claim.confidence()}
+            edges[(row["uid"], old["uid"])] = _edge(key, row, old, key[1], claim.confidence())
         current = [rc for rc in current if rc not in retired] + [(row, claim)]
     return list(edges.values())
+
+
+def _edge(key: Key, newer: dict, older: dict, basis: str, confidence: float) -> dict:
+    return {"newer": newer["uid"], "older": older["uid"], "subject": key[0], "slot": key[1], "at": newer["at"],
+            "basis": basis, "confidence": confidence}
 
 
 def check_pair(store: Store, user: str, newer: str, older: str) -> None:

@@ -181,10 +181,21 @@ def test_what_a_partly_superseded_memory_still_says_has_its_versions_read_at_rec
     link touched: "Where do I work now?" gets the new employer first."""
     acme = _say(mem, user, "I live in Paris and work at Acme as a nurse.", JAN)
     berlin = _say(mem, user, "We moved to Berlin last week! Still at Acme though.", JUN)
-    zalando = _say(mem, user, "I quit Acme, starting at Zalando on Monday.", DEC)
+    zalando = _say(mem, user, "No more Acme for me, I switched to Zalando.", DEC)
     assert _supersedes(mem, user, berlin, acme) and not _supersedes(mem, user, zalando, acme)
     found = [m.uid for m in mem.recall("Where do I work now?", user=user, asker="Robin", k=3).memories]
     assert found[:2] == [zalando, acme]
+
+
+def test_a_memory_retired_in_all_it_said_is_answered_by_the_version_of_what_is_asked(mem, user):
+    """Where Robin lives and where Robin works each have a newer version: "Where do I work now?"
+    gets the new employer first, not the new home."""
+    acme = _say(mem, user, "I live in Paris and work at Acme as a nurse.", JAN)
+    berlin = _say(mem, user, "We moved to Berlin last week! Still at Acme though.", JUN)
+    zalando = _say(mem, user, "I quit Acme, starting at Zalando on Monday.", DEC)
+    assert _supersedes(mem, user, berlin, acme) and _supersedes(mem, user, zalando, acme)
+    assert mem.recall("Where do I work now?", user=user, asker="Robin", k=3).memories[0].uid == zalando
+    assert mem.recall("Where do I live now?", user=user, asker="Robin", k=3).memories[0].uid == berlin
 
 
 def test_the_superseded_memories_are_listed_apart(mem, user, backend, home, monkeypatch):
@@ -664,6 +675,62 @@ def test_two_things_written_in_two_ways_retire_nothing(mem, user, older, newer):
     first = _say(mem, user, older, JAN, "user")
     second = _say(mem, user, newer, JUN, "user")
     assert not _supersedes(mem, user, second, first)
+
+
+def test_a_thing_said_to_have_ended_retires_what_named_it(mem, user):
+    """"We ditched Jenkins" says nothing of the CI, yet ends "our CI runs on Jenkins"; the CI's
+    next value retires it too, and forgetting the ending leaves the chain without it."""
+    jenkins = _say(mem, user, "Our CI runs on Jenkins.", JAN, "user")
+    ditched = _say(mem, user, "We finally ditched Jenkins last month.", JUN, "user")
+    actions = _say(mem, user, "Our CI is on GitHub Actions now.", DEC, "user")
+    assert [v.uid for v in mem.history(ditched, user=user)] == [jenkins, ditched, actions]
+    assert (mem.history(jenkins, user=user)[0].valid_until or "").startswith("2024-06")
+    mem.forget(user, memories=[ditched])
+    assert [s["uid"] for s in mem.history(jenkins, user=user)[0].superseded_by] == [actions]
+
+
+def test_a_thing_said_to_have_ended_before_it_was_ingested_still_retires_it(mem, user):
+    dropped = _say(mem, user, "We moved off Slack to Microsoft Teams.", JUN, "user")
+    slack = _say(mem, user, "Our team uses Slack for chat.", JAN, "user")
+    assert _supersedes(mem, user, dropped, slack)
+
+
+@pytest.mark.parametrize("newer", ["I muted Slack on my phone for the weekend.", "My sister's company ditched Slack.",
+                                   "Slack is still what our team uses."])
+def test_a_thing_not_said_to_have_ended_by_the_user_retires_nothing(mem, user, newer):
+    slack = _say(mem, user, "Our team uses Slack for chat.", JAN, "user")
+    assert not _supersedes(mem, user, _say(mem, user, newer, JUN, "user"), slack)
+
+
+@pytest.mark.parametrize("text, thing", [("I sold the Civic and bought a used Tesla Model 3.", "civic"),
+                                         ("Sold my Civic to my nephew and got myself a RAV4.", "civic"),
+                                         ("traded in the civic last weekend, so sad to see it go", "civic"),
+                                         ("I traded my Outback for a RAV4.", "outback"),
+                                         ("We replaced Redux with Zustand across the frontend.", "redux"),
+                                         ("Ripped out Redux and went with Zustand.", "redux"),
+                                         ("I cancelled Xfinity the same afternoon.", "xfinity"),
+                                         ("I've lived in Neovim since February and uninstalled VS Code.", "cod")])
+def test_a_thing_sold_traded_in_replaced_or_cancelled_ended(nlp, text, thing):
+    assert (f"does:{thing}", False) in [(c.slot, c.positive) for c in _claims(nlp, text) if c.subject == "user"]
+
+
+@pytest.mark.parametrize("text", ["I trade stocks every morning.", "Sell my Civic for me.", "I ripped my jeans.",
+                                  "I want to sell the Civic, any tips?", "My brother sold his Civic.",
+                                  "We sell the Pro tier for $49/month.", "I'm cancelling Netflix next week."])
+def test_a_trade_an_errand_a_wish_a_plan_or_someone_else_s_sale_ends_nothing_of_the_user(nlp, text):
+    assert not [c for c in _claims(nlp, text) if c.subject == "user" and not c.positive]
+
+
+def test_a_car_sold_is_no_longer_driven(mem, user):
+    civic = _say(mem, user, "I drive a 2014 Honda Civic.", JAN, "user")
+    sold = _say(mem, user, "Sold the Civic to my nephew and picked up a used Model 3.", JUN, "user")
+    assert [v.uid for v in mem.history(sold, user=user)] == [civic, sold]
+
+
+def test_a_heading_before_a_colon_is_no_subject(nlp):
+    """The parse may take "Reorg again" for a second subject of "is"."""
+    assert [(c.subject, c.slot, c.value) for c in _claims(nlp, "Reorg again: my new boss is Chen.")] \
+        == [("user", "state:manager", "chen")]
 
 
 def test_a_habit_stopped_is_told_not_asked(nlp):

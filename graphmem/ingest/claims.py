@@ -23,7 +23,7 @@ import re
 from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from ..store import Store
-from ..supersession import Claim, rekey
+from ..supersession import Claim, rekey, stem
 from .markup import is_placeholder
 from .messages import USER_ROLE
 from .resolve import same_word
@@ -62,8 +62,19 @@ VALUE_KINDS = {"residence": PLACE, "employer": ORG, "partner": PERSON, "state:ma
 # What a home is, for "a small flat in Leeds".
 DWELLINGS = {"flat", "apartment", "house", "home", "place", "condo", "studio", "room", "town", "city", "village",
              "neighborhood", "neighbourhood", "suburb", "area", "part", "side", "cottage", "bungalow", "loft"}
-# Verbs that end what their object was (a claim of it with positive=False).
-ENDING = {"leave", "divorce", "break", "quit", "stop", "cease", "give", "drop", "retire", "ditch", "abandon"}
+# Verbs that end what their object was (a claim of it with positive=False): of a habit ("quit
+# smoking"), or of a thing one had or used ("sold the Civic", "cancelled Xfinity", "ripped out
+# Redux"), which retires what named it (graphmem/supersession.py). These last end it only once
+# done: "we sell the Pro tier" is business as usual, "I'm cancelling Netflix" a plan.
+ENDING_DONE = {"sell", "trade", "replace", "scrap", "uninstall", "cancel", "decommission", "rip"}
+ENDING = {"leave", "divorce", "break", "quit", "stop", "cease", "give", "drop", "retire", "ditch",
+          "abandon"} | ENDING_DONE
+# The particle (or preposition, as the parse may read it) some of them end with only: "gave up",
+# "broke up", "traded in the Civic", "traded my Civic for a RAV4", "ripped out".
+ENDING_PARTICLES = {"give": ("up",), "break": ("up",), "trade": ("in", "away", "for"), "rip": ("out",)}
+# Lemmas spaCy's small model gets wrong, and past forms it takes for a base form where a chat
+# drops its "I" ("Sold my Civic": not "Sell my Civic").
+VERB_LEMMAS = {"sold": "sell", "uninstalle": "uninstall"}
 # Nouns that name one of the attributes above when a turn says "my <noun> is <value>".
 NOUN_SLOTS = {"home": "residence", "house": "residence", "apartment": "residence", "flat": "residence",
               "address": "residence", "employer": "employer", "company": "employer", "job": "occupation",
@@ -502,9 +513,12 @@ Raw = tuple[Subject, str, tuple[str, ...], str, bool]  # subject, slot, qualifie
 def _subject(verb: "Token") -> "Token | None":
     if any(c.dep_ == "expl" for c in verb.children):
         return None  # "there are 7 of us": nobody is 7
-    for child in verb.children:
-        if child.dep_ in ("nsubj", "nsubjpass"):
-            return child
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    # "Reorg again: my new boss is Chen": the parse may take a heading before a colon for a second
+    # subject; the verb's is the one after it
+    told = [c for c in subjects if not any(t.text == ":" for t in verb.doc[c.i + 1:verb.i])]
+    if told or subjects:
+        return (told or subjects)[0]
     if verb.dep_ in ("xcomp", "conj", "advcl") and verb.head is not verb:  # "stopped going": the head's subject
         return _subject(verb.head)
     return None
@@ -517,8 +531,13 @@ def _said_without_i(verb: "Token") -> bool:
     A verb in its base form asks instead ("Move the meeting to Friday")."""
     while verb.dep_ in ("conj", "xcomp") and verb.head is not verb:
         verb = verb.head
-    return verb.dep_ == "ROOT" and verb.tag_ in ("VBD", "VBN") \
+    return verb.dep_ == "ROOT" and _past(verb) \
         and not any(c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") for c in verb.children)
+
+
+def _past(verb: "Token") -> bool:
+    """Whether a verb is in a past form (spaCy's small model tags "Sold my Civic" a base form)."""
+    return verb.tag_ in ("VBD", "VBN") or verb.lemma_.lower() in VERB_LEMMAS
 
 
 def _couple(subject: "Token", by_token: dict) -> "Token | None":
@@ -567,7 +586,7 @@ def _owner(noun: "Token", speaker: str, addressee: str | None, by_token: dict) -
 
 def _of_verb(verb: "Token", subject: "Token", who: Subject | None, speaker: str, addressee: str | None,
              by_token: dict) -> Iterable[Raw]:
-    lemma = verb.lemma_.lower()
+    lemma = VERB_LEMMAS.get(verb.lemma_.lower(), verb.lemma_.lower())
     negated = _negated(verb)
     other = _couple(subject, by_token)
     if other is not None and (lemma == "divorce" or lemma in ("split", "break")
@@ -650,7 +669,7 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
         return
     to = next((g for p, g in preps if p == "to"), None)
     if lemma in CHANGING and to is not None and _count(to) is not None:  # "our team has grown to 8 engineers"
-        yield owner, f"count:have:{_stem(to.lemma_)}", tuple(sorted({head, *quals})), _count(to) or "", not negated
+        yield owner, f"count:have:{stem(to.lemma_)}", tuple(sorted({head, *quals})), _count(to) or "", not negated
         return
     if lemma in STATING or lemma in CHANGING or lemma in SCHEDULING or lemma in WRITING:
         value = next((g for p, g in preps if p in ("to", "in", "with")), None) if lemma in WRITING \
@@ -672,7 +691,9 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
         yield from _personal_be(verb, who, objects, preps, negated, by_token)
         return
     prt = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
-    if lemma == "give" and prt != "up" or lemma == "break" and prt != "up":
+    if lemma in ENDING_PARTICLES and prt not in ENDING_PARTICLES[lemma] and \
+            not any(c.dep_ == "prep" and c.lower_ in ENDING_PARTICLES[lemma] for c in verb.children) or \
+            lemma in ENDING_DONE and not _past(verb):
         return
     ending = lemma in ENDING
     # attributes by verb and preposition
@@ -718,22 +739,24 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
     if lemma in LIKING:
         for obj in objects:
             if obj.dep_ == "dobj":
-                yield who, f"likes:{_stem(obj.lemma_)}", (), "", LIKING[lemma] != negated
+                yield who, f"likes:{stem(obj.lemma_)}", (), "", LIKING[lemma] != negated
         for child in verb.children:
             if child.dep_ == "xcomp" and child.pos_ == "VERB":
-                yield who, f"does:{_stem(child.lemma_)}", (), "", LIKING[lemma] != negated
+                yield who, f"does:{stem(child.lemma_)}", (), "", LIKING[lemma] != negated
     if lemma in HABITS:
         thing = _habit(verb, lemma, objects, preps)
         if thing:
             yield who, f"does:{thing}", (), "", not negated
     if lemma in ENDING | STARTING:  # "I quit smoking", "I dropped Spanish"
-        for obj in objects:
-            if obj.dep_ == "dobj" and obj.pos_ in ("NOUN", "PROPN") \
+        traded = [g for p in verb.children if p.dep_ == "prep" and p.lower_ == "in" and lemma == "trade"
+                  for g in p.children if g.dep_ == "pobj"]  # "traded in the Civic", read as a preposition
+        for obj in objects + traded:
+            if obj.dep_ in ("dobj", "pobj") and obj.pos_ in ("NOUN", "PROPN") \
                     and obj.lemma_.lower() not in ("job", "position", "role"):
-                yield who, f"does:{_stem(obj.lemma_)}", (), "", lemma in STARTING and not negated
+                yield who, f"does:{stem(obj.lemma_)}", (), "", lemma in STARTING and not negated
     if lemma in HABITS | CHANGING:  # "I switched from coffee to tea", "I drink tea instead of coffee"
         for other in _instead_of(verb, preps, lemma):
-            yield who, f"does:{_stem(other.lemma_)}", (), "", False
+            yield who, f"does:{stem(other.lemma_)}", (), "", False
     # counts: "I have two cats", "I sleep six hours a night", "I weigh 80 kilos"
     verb_key = HAVING.get(lemma, lemma)
     units = []  # the unit of a dose read here, which the parse may also give as an object
@@ -749,7 +772,7 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
         measure = _measure(obj)
         if measure and lemma in HAVING and obj.dep_ == "dobj" and obj.pos_ == "NOUN":  # "we have a $20k budget"
             head, quals = _thing(obj)
-            said = {_stem(t.lemma_.lower()) for t in measure}
+            said = {stem(t.lemma_.lower()) for t in measure}
             yield who, NOUN_SLOTS.get(head, f"state:{head}"), tuple(q for q in quals if q not in said), \
                 " ".join(_number(t.lower_) if t.like_num else t.lemma_.lower() for t in measure), not negated
             continue
@@ -829,7 +852,7 @@ def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negate
             yield who, f"state:{head}", (), dose, not negated
         if p in ("at", "to") and g.head.head.lower_ == "back" and g.pos_ in ("NOUN", "VERB") \
                 and not any(c.dep_ in ("det", "poss") for c in g.children):
-            yield who, f"does:{_stem(g.lemma_)}", (), "", not negated  # a habit resumed
+            yield who, f"does:{stem(g.lemma_)}", (), "", not negated  # a habit resumed
         if p == "to" and g.head.head.lower_ in ("down", "up") and _count(g) is not None:
             thing = next((t for q in g.children if q.dep_ == "prep" and q.lower_ == "of"
                           for t in q.children if t.dep_ == "pobj"), None)
@@ -927,16 +950,16 @@ def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
         if any(c.dep_ in ("prep", "prt") and c.lower_ in PHRASAL for c in verb.children):
             return None  # "run into issues", "run out of time"
         direct = any(o.dep_ == "dobj" for o in objects)
-        return _stem(lemma) if lemma in ("smoke", "vape") or not direct else None
+        return stem(lemma) if lemma in ("smoke", "vape") or not direct else None
     if lemma == "go":
         for child in verb.children:  # "go running"
             if child.dep_ in ("xcomp", "advcl") and child.tag_ == "VBG":
-                return _stem(child.lemma_)
+                return stem(child.lemma_)
         place = next((g for p, g in preps if p == "to"), None)
-        return _stem(place.lemma_) if place is not None and place.pos_ == "NOUN" else None
+        return stem(place.lemma_) if place is not None and place.pos_ == "NOUN" else None
     obj = next((o for o in objects if o.dep_ == "dobj"), None)
     if obj is not None and obj.pos_ in ("NOUN", "PROPN") and _count(obj) is None:
-        return _stem(obj.lemma_)
+        return stem(obj.lemma_)
     return None
 
 
@@ -986,7 +1009,7 @@ def _thing(noun: "Token") -> tuple[str, tuple[str, ...]]:
     for p in noun.children:
         if p.dep_ == "prep" and p.lower_ in ("of", "for", "with", "in"):
             quals += [g.lemma_.lower() for g in p.children if g.dep_ == "pobj"]
-    return _stem(noun.lemma_), tuple(sorted(set(_stem(q) for q in quals)))
+    return stem(noun.lemma_), tuple(sorted(set(stem(q) for q in quals)))
 
 
 def _place_in(token: "Token", by_token: dict) -> "Token | None":
@@ -1146,23 +1169,9 @@ def _speakers(token: "Token") -> bool:
 
 def _counted(token: "Token") -> str:
     """What is counted, one word for two ways of saying it ("one child", "two kids")."""
-    return same_word(_stem(token.lemma_))
+    return same_word(stem(token.lemma_))
 
 
 def _number(word: str) -> str:
     word = word.replace(",", "")
     return NUMBERS.get(word, word)
-
-
-def _stem(word: str) -> str:
-    """One key for a verb and its -ing noun: smoke, smoking -> smok; run, running -> run."""
-    word = word.lower()
-    if word.endswith("ing") and len(word) > 5:
-        word = word[:-3]
-        if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-            word = word[:-1]
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        word = word[:-1]
-    return word

@@ -110,6 +110,17 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     if not known:
         return ranked, known
     listed = dict(ranked)
+    # a version of what the question does not ask about, ranked above the memory it stands in for,
+    # goes below the version of what it asks about ("We moved to Berlin" below "I quit Acme, starting
+    # at Zalando" for "Where do I work now?", both newer than "I live in Paris and work at Acme")
+    ahead: dict[str, list[str]] = {}
+    for held in known.values():
+        if later_wanted(reading, as_of, held.at):
+            then, newer = _newer_by_links(held, as_of, words)
+            asked = [uid for uid in newer if uid in _asked_versions(then, words)]
+            for other in newer if asked else []:
+                if other not in asked:
+                    ahead.setdefault(other, []).extend(asked)
     out: list[tuple[str, float]] = []
     seen: set[str] = set()
     for uid, score in ranked:
@@ -122,6 +133,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
             _, first = _newer_by_links(v, as_of, words)
         else:
             first = [o for o in v.supersedes if o in listed]
+        first = [o for o in ahead.get(uid, []) if o != uid] + first
         for other in first:
             if other not in seen:
                 out.append((other, max(score, listed.get(other, score))))
@@ -200,7 +212,14 @@ def _newer_by_links(v: Validity, as_of: float | None, words: Sequence[str]) -> t
     and the newer versions its links put above it for that question (`words`: its lemmas). One
     rule for the links' reading in `reorder` and for what it leaves to `_left_to_links`."""
     then = v if as_of is None else v.then(as_of)
-    return then, then.current or _newer_for_what_changed(then, words)
+    asked = _asked_versions(then, words)  # of several, the versions of what the question asks about first
+    return then, sorted(then.current or _newer_for_what_changed(then, words), key=lambda uid: uid not in asked)
+
+
+def _asked_versions(v: Validity, words: Sequence[str]) -> set[str]:
+    """The versions that stand in for a memory on the slots the question names ("Where do I work
+    now?" of "I live in Paris and work at Acme": the new employer's, not the new home's)."""
+    return set(v.current_on([s for s in v.retired_slots if names_slot(s, words)]))
 
 
 def _newer_for_what_changed(v: Validity, words: Sequence[str]) -> list[str]:
