@@ -517,7 +517,7 @@ def _subject(verb: "Token") -> "Token | None":
     # "Reorg again: my new boss is Chen": the parse may take a heading before a colon for a second
     # subject; the verb's is the one after it
     told = [c for c in subjects if not any(t.text == ":" for t in verb.doc[c.i + 1:verb.i])]
-    if told or subjects:
+    if subjects:
         return (told or subjects)[0]
     if verb.dep_ in ("xcomp", "conj", "advcl") and verb.head is not verb:  # "stopped going": the head's subject
         return _subject(verb.head)
@@ -748,8 +748,8 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
         if thing:
             yield who, f"does:{thing}", (), "", not negated
     if lemma in ENDING | STARTING:  # "I quit smoking", "I dropped Spanish"
-        traded = [g for p in verb.children if p.dep_ == "prep" and p.lower_ == "in" and lemma == "trade"
-                  for g in p.children if g.dep_ == "pobj"]  # "traded in the Civic", read as a preposition
+        traded = [g for p in verb.children if p.dep_ == "prep" and p.lower_ == "in"
+                  for g in p.children if g.dep_ == "pobj"] if lemma == "trade" else []  # "in" read as a preposition
         for obj in objects + traded:
             if obj.dep_ in ("dobj", "pobj") and obj.pos_ in ("NOUN", "PROPN") \
                     and obj.lemma_.lower() not in ("job", "position", "role"):

@@ -113,14 +113,15 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     # a version of what the question does not ask about, ranked above the memory it stands in for,
     # goes below the version of what it asks about ("We moved to Berlin" below "I quit Acme, starting
     # at Zalando" for "Where do I work now?", both newer than "I live in Paris and work at Acme")
+    newer_of = {uid: _newer_by_links(held, as_of, words) for uid, held in known.items()
+                if later_wanted(reading, as_of, held.at)}
     ahead: dict[str, list[str]] = {}
-    for held in known.values():
-        if later_wanted(reading, as_of, held.at):
-            then, newer = _newer_by_links(held, as_of, words)
-            asked = [uid for uid in newer if uid in _asked_versions(then, words)]
-            for other in newer if asked else []:
-                if other not in asked:
-                    ahead.setdefault(other, []).extend(asked)
+    for then, newer in newer_of.values():
+        wanted = _asked_versions(then, words)
+        asked = [uid for uid in newer if uid in wanted]
+        for other in newer if asked else []:
+            if other not in asked:
+                ahead.setdefault(other, []).extend(asked)
     out: list[tuple[str, float]] = []
     seen: set[str] = set()
     for uid, score in ranked:
@@ -129,8 +130,8 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         v = known.get(uid)
         if v is None:
             first: list[str] = []
-        elif later_wanted(reading, as_of, v.at):
-            _, first = _newer_by_links(v, as_of, words)
+        elif uid in newer_of:
+            _, first = newer_of[uid]
         else:
             first = [o for o in v.supersedes if o in listed]
         first = [o for o in ahead.get(uid, []) if o != uid] + first
