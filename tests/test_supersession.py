@@ -16,7 +16,7 @@ from bench.updates import PairFigures, measure
 from graphmem import Memory
 from graphmem.cli import main
 from graphmem.errors import InputError
-from graphmem.ingest.claims import DOSE_UNITS
+from graphmem.ingest.claims import DOSE_UNITS, MORE
 from graphmem.ingest.extract import extract
 from graphmem.supersession import DOSE_VALUE, SCHEDULED
 
@@ -753,6 +753,32 @@ def test_an_amount_said_of_a_thing_is_its_value_and_a_unit_is_counted(nlp):
         == [("state:budget", ("redesign",), "$ 20k")]
     assert [(c.slot, c.value) for c in _claims(nlp, "I have two cats.")] == [("count:have:cat", "2")]
     assert [c.value for c in _claims(nlp, "I weigh 80 kilos.")] == ["80"]
+
+
+@pytest.mark.parametrize("text, counted, value", [
+    ("We adopted another cat last weekend, a little tabby called Fig.", "cat", MORE),
+    ("we adopted another kitty last week, her name is Nori", "cat", MORE),
+    ("We got one more dog.", "dog", MORE),
+    ("We just had our third baby, a girl!", "child", "3"),
+    ("Our third baby arrived last Tuesday!", "child", "3")])
+def test_one_more_of_a_kind_changes_its_count(nlp, text, counted, value):
+    """One more, how many unsaid, is a count other than the one said before; a child born counts
+    the children ("baby", "kids" and "children" one word)."""
+    assert [(c.subject, c.slot, c.value) for c in _claims(nlp, text)] == [("user", f"count:have:{counted}", value)]
+
+
+@pytest.mark.parametrize("text", ["We're thinking of adopting another cat.", "We didn't get another dog.",
+                                  "We're expecting our third baby in May.", "I had my second coffee."])
+def test_one_more_wished_denied_or_expected_or_a_second_helping_counts_nothing(nlp, text):
+    assert not [c for c in _claims(nlp, text) if c.slot.startswith("count:")]
+
+
+def test_another_cat_retires_the_count_and_the_next_count_retires_it(mem, user):
+    two = _say(mem, user, "I have two cats, Mochi and Pepper.", JAN, "user")
+    another = _say(mem, user, "We adopted another cat last weekend, a tabby called Fig.", JUN, "user")
+    assert _supersedes(mem, user, another, two)
+    four = _say(mem, user, "I have four cats now.", DEC, "user")
+    assert [v.uid for v in mem.history(four, user=user)] == [two, another, four]
 
 
 def test_relatives_are_not_merged_into_one_person(mem, user):

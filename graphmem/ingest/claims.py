@@ -151,8 +151,13 @@ COUNTING = {"have", "weigh", "sleep", "earn", "make", "drink", "smoke", "eat", "
             "save", "work", "take"}
 # What one more of something comes by, and the ordinals that count it ("we adopted a third cat":
 # there are three cats).
-ACQUIRING = {"adopt", "get", "buy", "rescue", "welcome"}
+ACQUIRING = {"adopt", "get", "buy", "rescue", "welcome"}  # and a child had ("we had our third baby")
+ARRIVING = {"arrive", "come"}  # "our third baby arrived"
 SOMEONE = {"someone", "somebody", "guy", "girl", "man", "woman", "boy", "lady"}  # a person said before their name
+# The count of "we adopted another cat": one more than before, how many not said. Another value
+# than any number, so it retires the count said before ("I have two cats"), and any count said
+# after retires it.
+MORE = "more"
 ORDINALS = {w: str(i) for i, w in enumerate("second third fourth fifth sixth seventh eighth ninth tenth".split(), 2)}
 # The units of a dose, and the verbs that take one: "I take 10mg of lisinopril" says the dose of
 # lisinopril (what "my doctor increased my lisinopril to 20mg" changes), not a count of milligrams.
@@ -634,6 +639,10 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     owner = _owner(noun, speaker, addressee, by_token)
     if owner is None:
         return
+    ordinal = _ordinal(noun)
+    if ordinal is not None and lemma in ARRIVING and not negated and _past(noun.head):
+        yield owner, f"count:have:{_counted(noun)}", (), ordinal, True  # "our third baby arrived": three children
+        return
     owned = any(c.dep_ == "poss" for c in noun.children)
     dose = _dose_of_state(noun.head) if lemma == "be" or lemma in CHANGING else None
     if dose is not None and not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children):
@@ -777,8 +786,13 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
                 " ".join(_number(t.lower_) if t.like_num else t.lemma_.lower() for t in measure), not negated
             continue
         ordinal = _ordinal(obj)
-        if ordinal is not None and lemma in ACQUIRING and obj.dep_ == "dobj" and obj.pos_ == "NOUN":
+        acquired = lemma in ACQUIRING or lemma == "have" and _past(verb) and _counted(obj) == "child"
+        if ordinal is not None and acquired and obj.dep_ == "dobj" and obj.pos_ == "NOUN":
             yield who, f"count:have:{_counted(obj)}", (), ordinal, not negated  # "we adopted a third cat"
+            continue
+        if _another(obj) and lemma in ACQUIRING and _past(verb) and obj.dep_ == "dobj" and obj.pos_ == "NOUN" \
+                and not negated:  # "we adopted another cat": how many, unsaid, is no longer what it was
+            yield who, f"count:have:{_counted(obj)}", (), MORE, True
             continue
         dosed = _dosed(obj)
         if dosed is not None and lemma in DOSING:  # "I take 10mg of lisinopril": the dose of lisinopril
@@ -1091,6 +1105,12 @@ def _measure(noun: "Token") -> list["Token"]:
 def _ordinal(noun: "Token") -> str | None:
     """How many there are with this one ("a third cat" -> 3), when an ordinal says it."""
     return next((ORDINALS[c.lower_] for c in noun.children if c.dep_ == "amod" and c.lower_ in ORDINALS), None)
+
+
+def _another(noun: "Token") -> bool:
+    """Whether the noun is one more of its kind ("another cat", "one more dog")."""
+    said = {(c.dep_, c.lower_) for c in noun.children}
+    return ("det", "another") in said or {("amod", "more"), ("nummod", "one")} <= said
 
 
 def _dosed(noun: "Token") -> "Token | None":

@@ -40,7 +40,8 @@ def compatible(a: str, b: str) -> bool:
 # Words for one relation or one kind of thing said two ways ("Mel's mom", "Melanie's mother";
 # "two kids", "one child"), each to one of them, singular.
 SAME_WORD = {"mom": "mother", "mum": "mother", "dad": "father", "grandma": "grandmother", "grandpa": "grandfather",
-             "kid": "child", "kids": "child", "children": "child", "puppy": "dog", "kitten": "cat"}
+             "kid": "child", "kids": "child", "children": "child", "puppy": "dog", "kitten": "cat",
+             "kitty": "cat", "baby": "child"}
 
 
 def same_word(word: str) -> str:

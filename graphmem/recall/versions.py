@@ -99,10 +99,14 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     said = beside(store).submit(restated, store, user, read) \
         if question is not None and versions_asked(question, ranked) else None
     known = validity(store, user, head)
+    # each memory's newer versions for this question, read once: for the reading of versions no
+    # link records, then for the links' own order below
+    newer_of = {uid: _newer_by_links(held, as_of, words) for uid, held in known.items()
+                if later_wanted(reading, as_of, held.at)}
     if question is not None and said is not None:
         ranked = mine_first(ranked, said.result(), question)
         ranked = settled_first(ranked, said.result(), question, reading)
-        linked = _left_to_links(known, reading, as_of, words)
+        linked = _left_to_links(known, newer_of)
         ranked = newest_first(store, user, ranked, question, reading, linked, said=said.result(),
                               first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,
                               asked_vector=asked_vector)
@@ -113,8 +117,6 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     # a version of what the question does not ask about, ranked above the memory it stands in for,
     # goes below the version of what it asks about ("We moved to Berlin" below "I quit Acme, starting
     # at Zalando" for "Where do I work now?", both newer than "I live in Paris and work at Acme")
-    newer_of = {uid: _newer_by_links(held, as_of, words) for uid, held in known.items()
-                if later_wanted(reading, as_of, held.at)}
     ahead: dict[str, list[str]] = {}
     for then, newer in newer_of.values():
         wanted = _asked_versions(then, words)
@@ -191,20 +193,15 @@ def _named_version_first(ranked: list[tuple[str, float]], known: dict[str, Valid
     return ranked
 
 
-def _left_to_links(known: dict[str, Validity], reading: str, as_of: float | None,
-                   words: Sequence[str]) -> frozenset[str]:
+def _left_to_links(known: dict[str, Validity],
+                   newer_of: Mapping[str, tuple[Validity, list[str]]]) -> frozenset[str]:
     """The memories whose versions the links tell, for this question: all that have any, but
     one superseded in part when the question asks only about what still holds of it ("Where do
     I work now?" of "I live in Paris and work at Acme", after "We moved to Berlin, still at
     Acme"): its links say nothing of that, so its versions are read at recall too ("I quit Acme,
-    starting at Zalando on Monday")."""
-    open_parts = set()
-    for uid, v in known.items():
-        if not later_wanted(reading, as_of, v.at):
-            continue
-        then, newer = _newer_by_links(v, as_of, words)
-        if then.retired_slots and not newer:
-            open_parts.add(uid)
+    starting at Zalando on Monday"). `newer_of`: each memory's versions as the question reads
+    them (`_newer_by_links`), for those whose later versions it wants."""
+    open_parts = {uid for uid, (then, newer) in newer_of.items() if then.retired_slots and not newer}
     return frozenset(known) - open_parts
 
 
