@@ -151,7 +151,7 @@ COUNTING = {"have", "weigh", "sleep", "earn", "make", "drink", "smoke", "eat", "
             "save", "work", "take"}
 # What one more of something comes by, and the ordinals that count it ("we adopted a third cat":
 # there are three cats).
-ACQUIRING = {"adopt", "get", "buy", "rescue", "welcome"}  # and a child had ("we had our third baby")
+ACQUIRING = {"adopt", "get", "buy", "rescue", "welcome"}
 ARRIVING = {"arrive", "come"}  # "our third baby arrived"
 SOMEONE = {"someone", "somebody", "guy", "girl", "man", "woman", "boy", "lady"}  # a person said before their name
 # The count of "we adopted another cat": one more than before, how many not said. Another value
@@ -786,6 +786,7 @@ def _personal(verb: "Token", lemma: str, who: Subject, objects: list, preps: lis
                 " ".join(_number(t.lower_) if t.like_num else t.lemma_.lower() for t in measure), not negated
             continue
         ordinal = _ordinal(obj)
+        # a child is had, once born ("we had our third baby"); "I had my second coffee" counts nothing
         acquired = lemma in ACQUIRING or lemma == "have" and _past(verb) and _counted(obj) == "child"
         if ordinal is not None and acquired and obj.dep_ == "dobj" and obj.pos_ == "NOUN":
             yield who, f"count:have:{_counted(obj)}", (), ordinal, not negated  # "we adopted a third cat"
