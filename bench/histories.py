@@ -90,14 +90,15 @@ def read_histories(path: Path) -> list[dict]:
     return out
 
 
-def measure(mem: Memory, path: Path, user: str) -> HistoryFigures:
-    """Each history of `path` added into a user of its own (`user`-N), and its questions asked."""
+def measure(mem: Memory, path: Path, user: str, dense: bool = True) -> HistoryFigures:
+    """Each history of `path` added into a user of its own (`user`-N), and its questions asked
+    (with `dense`, each also answered by Dense)."""
     figures = HistoryFigures(path.stem)
-    embedder = mem.models.embedder()
+    embedder = mem.models.embedder() if dense else None
     for i, history in enumerate(read_histories(path)):
         who = f"{user}-{i}"
         ids = [mem.add([(SPEAKER, m["text"])], user=who, at=m["at"]).memory_ids[0] for m in history["messages"]]
-        vectors = embedder.embed([m["text"] for m in history["messages"]])
+        vectors = embedder.embed([m["text"] for m in history["messages"]]) if embedder is not None else None
         last = history["messages"][-1]["at"]
         for q in history["questions"]:
             kind, wanted = q["kind"], {ids[j] for j in q["answer"]}
@@ -105,8 +106,9 @@ def measure(mem: Memory, path: Path, user: str) -> HistoryFigures:
             figures.asked[kind] += 1
             right = bool(got) and got[0].uid in wanted
             figures.answered[kind] += right
-            nearest = int((vectors @ embedder.embed([q["question"]])[0]).argmax())
-            figures.dense[kind] += nearest in q["answer"]
+            if embedder is not None and vectors is not None:
+                nearest = int((vectors @ embedder.embed([q["question"]])[0]).argmax())
+                figures.dense[kind] += nearest in q["answer"]
             if not right:
                 first = got[0].text if got else "nothing"
                 figures.wrong.append(f"{kind}: {q['question']} | wanted {history['messages'][q['answer'][0]]['text']!r}"

@@ -78,12 +78,13 @@ def read_pairs(path: Path, ask: bool = True) -> list[dict]:
     return pairs
 
 
-def measure(mem: Memory, path: Path, user: str, ask: bool = True) -> PairFigures:
+def measure(mem: Memory, path: Path, user: str, ask: bool = True, dense: bool = True) -> PairFigures:
     """Each pair of `path` said into a user of its own (`user`-N), linked or not, and (with
-    `ask`) its question asked."""
+    `ask`) its question asked, and (with `dense` too) the question's cosines to both messages
+    counted for Dense."""
     figures = PairFigures(path.stem)
     pairs = read_pairs(path, ask)
-    embedder = mem.models.embedder() if ask else None
+    embedder = mem.models.embedder() if ask and dense else None
     for i, pair in enumerate(pairs):
         who, kind = f"{user}-{i}", pair["kind"]
         older = mem.add([(SPEAKER, pair["older"])], user=who, at=OLDER_AT).memory_ids[0]
@@ -98,14 +99,15 @@ def measure(mem: Memory, path: Path, user: str, ask: bool = True) -> PairFigures
             figures.unrelated += 1
         if linked != (kind == "update"):
             figures.mislinked.append(f"{kind}: {pair['older']} -> {pair['newer']}")
-        if embedder is None:  # not asked
+        if not ask:
             continue
         wanted, other = (newer, older) if kind == "update" else (older, newer)
         ranked = [m.uid for m in mem.recall(pair["question"], user=who, k=10).memories]
         right = wanted in ranked and (other not in ranked or ranked.index(wanted) < ranked.index(other))
         figures.answered[kind] += right
-        q, o, n = embedder.embed([pair["question"], pair["older"], pair["newer"]])
-        figures.dense[kind] += (float(q @ n) > float(q @ o)) == (kind == "update")
+        if embedder is not None:
+            q, o, n = embedder.embed([pair["question"], pair["older"], pair["newer"]])
+            figures.dense[kind] += (float(q @ n) > float(q @ o)) == (kind == "update")
         if not right:
             figures.wrong.append(f"{kind}: {pair['question']} | {pair['older']} | {pair['newer']}")
     return figures

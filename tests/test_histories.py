@@ -68,7 +68,7 @@ def test_the_askers_own_fact_first_then_its_newer_version(mem, user):
     ("histories_unseen_b.jsonl", {"current": 0.67, "past": 0.68, "unchanged": 0.71, "lookalike": 0.61}),
 ])
 def test_histories_written_by_someone_who_never_read_the_code(mem, user, name, floors):
-    figures = measure(mem, DATA / name, user)
+    figures = measure(mem, DATA / name, user, dense=False)  # no Dense figure is asserted
     print(f"{name}: " + ", ".join(f"{k} {figures.share(figures.answered, k):.1%}" for k in KINDS)
           + "".join(f"; {w}" for w in figures.wrong))
     assert sum(figures.asked.values()) >= 150
