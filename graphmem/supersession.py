@@ -67,7 +67,7 @@ SCHEDULED = frozenset(f"state:{noun}" for noun in (
 # A thing done (`does:coffee`, `does:jenkin`: a yes or a no, no value); a no says it ended, and so
 # retires a claim whose value names it ("our CI runs on Jenkins", then "we ditched Jenkins").
 DOES = "does:"
-UNVALUED = ("does:", "likes:")
+UNVALUED = (DOES, "likes:")
 # Such a link is surer than a state's new value (0.7) and less sure than an attribute's (0.8).
 ENDED_CONFIDENCE = 0.75
 

@@ -118,8 +118,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     # goes below the version of what it asks about ("We moved to Berlin" below "I quit Acme, starting
     # at Zalando" for "Where do I work now?", both newer than "I live in Paris and work at Acme")
     ahead: dict[str, list[str]] = {}
-    for then, newer in newer_of.values():
-        wanted = _asked_versions(then, words)
+    for _, newer, wanted in newer_of.values():
         asked = [uid for uid in newer if uid in wanted]
         for other in newer if asked else []:
             if other not in asked:
@@ -133,7 +132,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         if v is None:
             first: list[str] = []
         elif uid in newer_of:
-            _, first = newer_of[uid]
+            _, first, _ = newer_of[uid]
         else:
             first = [o for o in v.supersedes if o in listed]
         first = [o for o in ahead.get(uid, []) if o != uid] + first
@@ -194,24 +193,26 @@ def _named_version_first(ranked: list[tuple[str, float]], known: dict[str, Valid
 
 
 def _left_to_links(known: dict[str, Validity],
-                   newer_of: Mapping[str, tuple[Validity, list[str]]]) -> frozenset[str]:
+                   newer_of: Mapping[str, tuple[Validity, list[str], set[str]]]) -> frozenset[str]:
     """The memories whose versions the links tell, for this question: all that have any, but
     one superseded in part when the question asks only about what still holds of it ("Where do
     I work now?" of "I live in Paris and work at Acme", after "We moved to Berlin, still at
     Acme"): its links say nothing of that, so its versions are read at recall too ("I quit Acme,
     starting at Zalando on Monday"). `newer_of`: each memory's versions as the question reads
     them (`_newer_by_links`), for those whose later versions it wants."""
-    open_parts = {uid for uid, (then, newer) in newer_of.items() if then.retired_slots and not newer}
+    open_parts = {uid for uid, (then, newer, _) in newer_of.items() if then.retired_slots and not newer}
     return frozenset(known) - open_parts
 
 
-def _newer_by_links(v: Validity, as_of: float | None, words: Sequence[str]) -> tuple[Validity, list[str]]:
+def _newer_by_links(v: Validity, as_of: float | None,
+                    words: Sequence[str]) -> tuple[Validity, list[str], set[str]]:
     """A memory's versions as they stood at the time a question asks at (`as_of`; now when None),
-    and the newer versions its links put above it for that question (`words`: its lemmas). One
+    the newer versions its links put above it for that question (`words`: its lemmas), and of all
+    its versions those of the slots the question names (`_asked_versions`), which go first. One
     rule for the links' reading in `reorder` and for what it leaves to `_left_to_links`."""
     then = v if as_of is None else v.then(as_of)
-    asked = _asked_versions(then, words)  # of several, the versions of what the question asks about first
-    return then, sorted(then.current or _newer_for_what_changed(then, words), key=lambda uid: uid not in asked)
+    asked = _asked_versions(then, words)
+    return then, sorted(then.current or _newer_for_what_changed(then, words), key=lambda uid: uid not in asked), asked
 
 
 def _asked_versions(v: Validity, words: Sequence[str]) -> set[str]:
