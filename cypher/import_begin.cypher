@@ -5,5 +5,5 @@
 // params: user_id, token
 // mode: write
 MERGE (u:User {id: $user_id})
-SET u = {id: $user_id, lease: u.lease, lease_until: u.lease_until, importing: $token}
+SET u = {id: $user_id, lease: u.lease, lease_until: u.lease_until, lease_holder: u.lease_holder, importing: $token}
 RETURN u.id AS user

@@ -107,8 +107,8 @@ LEGACY_ACCESSES = ("accesses", "last_accessed", "access_flush")
 # (`unconsolidated`) is derived before an export writes anything.
 # Derived state, rebuilt from the memories after an import (graphmem/consolidation.py): not exported.
 DERIVED = ("Abstract",)
-LOCAL = {"User": frozenset({"lease", "lease_until", "unfinished", "catalog", "touched_at", "importing",
-                            "unconsolidated"})}
+LOCAL = {"User": frozenset({"lease", "lease_until", "lease_holder", "unfinished", "catalog", "touched_at",
+                            "importing", "unconsolidated"})}
 
 Progress = Callable[[str, int, int], None]  # (what: "nodes" or "relationships", done, total)
 Destination = Union[str, Path, IO[str]]

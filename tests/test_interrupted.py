@@ -161,13 +161,62 @@ def test_concurrent_ingests_of_one_file_count_only_what_each_added(mem, backend,
 
 
 def test_the_user_lease_admits_one_ingest_and_frees_itself_when_its_holder_dies(mem, user):
-    take = lambda token, now: mem.run("lock_user", user_id=user, token=token, now=now, until=now + 120)[0]["held"]  # noqa: E731
-    assert take("a", 1000.0) and take("a", 1010.0)  # taken, then renewed by its holder
-    assert not take("b", 1020.0)  # held by another
-    assert take("b", 1200.0)  # a's lease ran out (its holder died): b takes over
+    def take(token, now, stale=None):
+        return mem.run("lock_user", user_id=user, token=token, now=now, until=now + 120, holder=f"h-{token}",
+                       stale=stale)[0]
+
+    assert take("a", 1000.0)["held"] and take("a", 1010.0)["held"]  # taken, then renewed by its holder
+    refused = take("b", 1020.0)
+    assert not refused["held"] and (refused["token"], refused["holder"]) == ("a", "h-a")  # held by another
+    assert take("b", 1200.0)["held"]  # a's lease ran out (its holder died): b takes over
     assert mem.run("unlock_user", user_id=user, token="a")[0]["released"] == 0  # a no longer holds it
     assert mem.run("unlock_user", user_id=user, token="b")[0]["released"] == 1
-    assert take("c", 1201.0)
+    assert take("c", 1201.0)["held"]
+    assert not take("d", 1202.0, stale="a")["held"]  # a stale token that no longer holds it frees nothing
+    assert take("d", 1203.0, stale="c")["held"]  # c's holder is known gone: d takes over at once
+
+
+HOLD = """\
+import os, signal, sys
+from graphmem import Memory, Settings
+from graphmem.ingest.lease import UserLease
+mem = Memory(settings=Settings(home=sys.argv[1]))
+UserLease(mem.store, sys.argv[2]).__enter__()
+print("held", flush=True)
+if sys.argv[3] == "die":
+    os.kill(os.getpid(), signal.SIGKILL)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.slow
+def test_a_lease_whose_holder_was_killed_is_taken_at_once_and_a_live_holders_is_not(mem, backend, user):
+    """A holder killed on this machine does not keep the user for the rest of its lease (two
+    minutes): the next ingest asks whether its process runs. One that runs keeps it."""
+    import subprocess
+    import sys
+    import time
+
+    from graphmem.ingest.lease import LEASE_SECONDS, UserLease, _gone
+
+    if backend != "falkordb":
+        pytest.skip("a second process opens the embedded server")
+    command = [sys.executable, "-c", HOLD, str(mem.settings.home), user]
+    alive = subprocess.Popen([*command, "live"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert alive.stdout.readline().strip() == "held"
+        row = mem.run("lock_user", user_id=user, token="mine", now=time.time(), until=time.time() + 60,
+                      holder="elsewhere#1", stale=None)[0]
+        assert not row["held"] and not _gone(row["holder"], row["token"])  # its process runs: wait for it
+    finally:
+        alive.communicate("")  # it ends without giving the lease back
+    killed = subprocess.run([*command, "die"], capture_output=True, text=True)
+    assert killed.stdout.strip() == "held" and killed.returncode == -9
+    started = time.monotonic()
+    with UserLease(mem.store, user) as lease:
+        waited = time.monotonic() - started
+    assert lease.unfinished  # what the killed holder left is finished by the next writer
+    assert waited < LEASE_SECONDS / 4, f"waited {waited:.0f}s for the lease of a holder that was gone"
 
 
 @pytest.mark.slow
