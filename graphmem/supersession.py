@@ -67,6 +67,10 @@ SCHEDULED = frozenset(f"state:{noun}" for noun in (
 # A thing done (`does:coffee`, `does:jenkin`: a yes or a no, no value); a no says it ended, and so
 # retires a claim whose value names it ("our CI runs on Jenkins", then "we ditched Jenkins").
 DOES = "does:"
+# A named thing's release (`version:react`): like a thing on a calendar, a new one is often said
+# without the environment the older one named ("we're on PostgreSQL 12 in production", then "the
+# Postgres 16 migration finished").
+VERSION = "version:"
 UNVALUED = (DOES, "likes:")
 # Such a link is surer than a state's new value (0.7) and less sure than an attribute's (0.8).
 ENDED_CONFIDENCE = 0.75
@@ -86,7 +90,15 @@ def supersedes(newer: Claim, older: Claim, loosely: bool = False) -> bool:
         return older.positive and (not newer.value or newer.value == older.value)
     if not older.positive:
         return True
-    return older.value != newer.value and not _dose_and_no_number(older.value, newer.value)
+    return older.value != newer.value and not _dose_and_no_number(older.value, newer.value) \
+        and not (newer.slot.startswith(VERSION) and _one_release(older.value, newer.value))
+
+
+def _one_release(a: str, b: str) -> bool:
+    """Whether two releases are one said more or less precisely ("3.11" and "3.11.2")."""
+    a_parts, b_parts = a.split("."), b.split(".")
+    shared = min(len(a_parts), len(b_parts))
+    return a_parts[:shared] == b_parts[:shared]
 
 
 def _dose_and_no_number(a: str, b: str) -> bool:
@@ -184,7 +196,7 @@ def chain(key: Key, claims: list[tuple[dict, Claim]],
                                                                      ENDED_CONFIDENCE))
             continue
         retired = [(r, c) for r, c in others if supersedes(claim, c)]
-        if not retired and claim.cue and claim.slot in SCHEDULED:
+        if not retired and claim.cue and (claim.slot in SCHEDULED or claim.slot.startswith(VERSION)):
             # a change said of a thing on a calendar without its qualifiers ("the client moved our
             # meeting to Thursday" after "the client meeting is Tuesday"), or with them of one said
             # without: the slot's one current thing, when it holds only one

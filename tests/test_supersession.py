@@ -786,3 +786,49 @@ def test_relatives_are_not_merged_into_one_person(mem, user):
     _say(mem, user, "My cousin lives in Naples.", JUN)
     names = {name for m in mem.memories(user) for name in m.entities}
     assert {"Robin's sister", "Robin's cousin"} <= names
+
+
+@pytest.mark.parametrize("text, slot, qualifiers, value", [
+    ("Our web app is on React 17.", "version:react", ("app", "web"), "17"),
+    ("We're on Terraform 0.12.", "version:terraform", (), "0.12"),
+    ("now on terraform 1.7 after the upgrade marathon", "version:terraform", (), "1.7"),
+    ("after the python bump to 3.12 a bunch of our type hints started complaining", "version:python", (), "3.12"),
+    ("We upgraded Node from 14 to 18.", "version:node", (), "18"),
+    ("We're using PostgreSQL 12 in production.", "version:postgres", ("production",), "12"),
+    ("The Postgres 15 migration wrapped up last sprint.", "version:postgres", (), "15"),
+    ("bumped staging to python 3.12 so we can test the upgrade", "version:python", ("staging",), "3.12")])
+def test_a_release_of_a_named_thing_is_its_version(nlp, text, slot, qualifiers, value):
+    """A number right after a name, or after an upgrade of it, is the thing's release; the
+    environment the clause names, and the thing that runs it, qualify it; Postgres is PostgreSQL."""
+    assert [(c.subject, c.qualifiers, c.value) for c in _claims(nlp, text) if c.slot == slot] \
+        == [("user", qualifiers, value)]
+
+
+@pytest.mark.parametrize("text", ["Should we upgrade to React 18?", "We want to move to Python 3.12.",
+                                  "My coworker uses Python 3.12.", "We haven't moved to React 18 yet.",
+                                  "My flight is on May 15.", "Her son is in grade 3."])
+def test_a_release_asked_wished_denied_or_someone_elses_or_a_date_is_no_version(nlp, text):
+    assert not [c for c in _claims(nlp, text) if c.slot.startswith("version:")]
+
+
+def test_a_newer_release_retires_the_older_unless_another_environment_runs_it(mem, user):
+    twelve = _say(mem, user, "We're using PostgreSQL 12 in production.", JAN, "user")
+    sixteen = _say(mem, user, "The migration to Postgres 16 finished last night with no downtime.", JUN, "user")
+    assert _supersedes(mem, user, sixteen, twelve)  # said without the environment: the one running
+    ten = _say(mem, user, "Production is on Python 3.10.", JAN, "user")
+    staging = _say(mem, user, "bumped staging to python 3.12 so we can test the upgrade first", JUN, "user")
+    assert not _supersedes(mem, user, staging, ten)
+    main = _say(mem, user, "Our main repo uses Python 3.11.", JAN, "user")
+    side = _say(mem, user, "my side project is on python 3.12, playing with the new f-string stuff", JUN, "user")
+    assert not _supersedes(mem, user, side, main)  # two things run two releases
+    order = [m.uid for m in mem.recall("What Postgres version are we on?", user=user).memories]
+    assert order.index(sixteen) < order.index(twelve)
+
+
+def test_each_clause_names_the_environment_of_its_release_and_a_release_of_none_is_not_read(nlp):
+    def read(text):
+        return [(c.qualifiers, c.value) for c in _claims(nlp, text) if c.slot == "version:postgres"]
+
+    assert read("Prod stays on Postgres 14, staging runs Postgres 16.") == [(("production",), "14"), (("staging",), "16")]
+    # the parse puts "staging" under "Postgres 14" and no environment in the clause of 16: neither read
+    assert read("Prod stays on Postgres 14 and staging runs Postgres 16.") == []

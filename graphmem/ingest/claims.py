@@ -23,7 +23,7 @@ import re
 from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from ..store import Store
-from ..supersession import Claim, rekey, stem
+from ..supersession import VERSION, Claim, rekey, stem
 from .markup import is_placeholder
 from .messages import USER_ROLE
 from .resolve import same_word
@@ -174,6 +174,35 @@ MOST_YEARS = 120
 MODALS = {"can", "could", "should", "would", "might", "must", "may", "ca", "wo", "shall"}
 NOT_IN_VALUE = {"relcl", "acl", "advcl", "xcomp", "ccomp", "conj", "cc", "appos", "prep", "punct", "mark"}
 
+# A release of a named thing: "React 17", "Terraform 0.12", "Python 3.12", "v2" after a name. Its
+# slot is the thing's (`version:react`); a newer release said by the same speaker, with a change
+# said ("upgraded", "now", "the migration to Postgres 16 finished"), retires the older one.
+RELEASE = re.compile(r"v?\d{1,3}(\.\d{1,3}){0,2}", re.IGNORECASE)
+RELEASE_CUES = re.compile(r"now|new|newest|latest|currently|finally|since|upgrad\w*|migrat\w*|bump\w*|moved|"
+                          r"switched|updated")  # a word of the release's clause
+UPGRADING = {"upgrade", "bump", "migrate", "migration"}  # "the python bump to 3.12", "upgraded Node from 14 to 18"
+# Words a number follows that are no release of them: "grade 3", "room 12", "day 5", "May 15".
+NOT_RELEASED = {"grade", "room", "page", "chapter", "level", "step", "day", "week", "month", "year", "floor", "gate",
+                "seat", "row", "route", "highway", "season", "episode", "part", "phase", "round", "stage", "version",
+                "release", "number", "size", "age", "mile", "hour", "minute", "apartment", "unit", "suite",
+                "building", "block", "line", "platform", "terminal", "track", "lane", "exit", "table", "class",
+                "team", "squad", "group", "section", "volume", "book", "issue", "figure", "question", "top", "ward",
+                "bed", "zone", "sprint", "lesson", "module", "station", "court", "street", "avenue", "pier",
+                "paragraph", "claim", "article", "clause", "rule", "item", "point", "slide", "option", "case",
+                "example", "task", "scenario", "problem", "exercise", "lecture", "angle", "side", "appendix",
+                "http", "error", "code", "status", "port",
+                "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+                "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                "usd", "eur", "gbp", "inr", "rs", "cad", "aud", "jpy", "chf"}
+# Where a release runs, when a message names one: production's and staging's are two releases.
+ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging", "stage": "staging",
+                "dev": "development", "development": "development", "qa": "qa", "test": "test", "testing": "test"}
+# The people a sentence's subject may be other than the speaker, said by a common noun.
+OTHERS = {"coworker", "colleague", "friend", "boss", "manager", "client", "partner", "wife", "husband", "sister",
+          "brother", "mom", "mum", "dad", "mother", "father", "son", "daughter", "kid", "child", "roommate",
+          "neighbor", "neighbour", "cousin", "teammate", "girlfriend", "boyfriend"}
+
 
 class Named(Protocol):
     """A mention (extract.Mention): who or what, of which kind, at which tokens."""
@@ -187,6 +216,8 @@ def names_slot(slot: str, lemmas: Iterable[str]) -> bool:
     lexicon reads it by ("live" residence, "work" employer and occupation, "boss" the manager),
     or a word of its own name ("deadline" for `state:deadline`, "cat" for `count:have:cat`)."""
     words = set(lemmas)
+    if slot.startswith(VERSION) and words & {"version", "release"}:
+        return True
     if any(verb in words for (verb, _), (named, _) in VERB_SLOTS.items() if named == slot):
         return True
     if any(noun in words for noun, named in {**NOUN_SLOTS, **NAMED_ROLES}.items() if named == slot):
@@ -232,10 +263,82 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
             out.append(Claim(claim[0][0], claim[0][1], slot, claim[2], claim[3], claim[4],
                              cue or lemma in CHANGING, needs_cue))
     out += _partners_named(doc, speaker, addressee, by_token, cue)
+    out += _releases(doc, speaker, addressee, by_token)
     out += _started_or_moved_in(doc, speaker, by_token, cue)
     if speaker == USER_ROLE:
         out += instructions(doc, speaker)
     return list(dict.fromkeys(out))
+
+
+def _releases(doc: "Doc", speaker: str, addressee: str | None, by_token: dict) -> list[Claim]:
+    """The releases of named things the speaker says they run ("Our web app is on React 17",
+    "We're on Terraform 0.12", "The Postgres 15 migration wrapped up", "after the python bump to
+    3.12"): `version:react` = 17, qualified by the environment the clause names ("in production").
+    A release asked about, weighed, planned, denied or said of someone else claims nothing."""
+    out = []
+    for number in doc:
+        if number.tag_ != "CD" or RELEASE.fullmatch(number.text) is None or number.i == 0:
+            continue
+        thing = _released(number)
+        if thing is None:
+            continue
+        # the clause's verb, or the root of one without ("now on terraform 1.7 after the upgrade")
+        verb = next((t for t in thing.ancestors if t.pos_ in ("VERB", "AUX")), thing.sent.root)
+        if _asked(verb) or _weighed(verb) or _negated(verb) \
+                or any(c.dep_ == "aux" and c.lower_ in MODALS | {"will", "'ll", "shall"} for c in verb.children) \
+                or verb.dep_ == "xcomp" and verb.head.lemma_.lower() in PLANNING | {"need", "try", "like"}:
+            continue  # "should we move to React 18?", "we'll upgrade to 18", "we want to move to 18"
+        subject = _subject(verb)
+        if subject is not None and subject.lower_ not in SPEAKING | ENVIRONMENTS.keys() and (
+                subject.lemma_.lower() in OTHERS or subject.ent_type_ == "PERSON"
+                or (who := _person(subject, speaker, addressee, by_token)) is not None and who[1] == "PERSON"):
+            continue  # "my coworker runs Python 3.12": theirs
+        clause = _clause(verb)
+        places = {ENVIRONMENTS[t.lower_] for t in clause if t.lower_ in ENVIRONMENTS}
+        if len(places) > 1 or not places and any(t.lower_ in ENVIRONMENTS and t.dep_ != "pobj" for t in number.sent):
+            continue  # "prod stays on 14 and staging runs 16", parsed as one clause: which is which is not read
+        name = same_word(thing.lower_)  # a name, not a word: no stem ("postgres", "node")
+        cue = any(RELEASE_CUES.fullmatch(t.lower_) for t in clause) or verb.lemma_.lower() in CHANGING \
+            or verb.lemma_.lower() in ACQUIRING and verb.tag_ == "VBD"  # "got an iphone 15"
+        if thing.text.islower() and "." not in number.text and not cue:
+            continue  # a word in lower case and a whole number ("side 7 cm"), unless a change says it ("got an iphone 15")
+        if subject is not None and subject.pos_ in ("NOUN", "PROPN") and subject.lower_ not in ENVIRONMENTS \
+                and subject.lemma_.lower() not in UPGRADING | CHANGING and thing not in subject.subtree:
+            head, quals = _thing(subject)  # what runs it: "our web app", "the lambda functions"
+            places |= {head, *quals}
+        out.append(Claim(speaker, "PERSON", f"{VERSION}{name}", tuple(sorted(places)), number.text.lower().lstrip("v"),
+                         True, cue, True))
+    return out
+
+
+def _clause(verb: "Token") -> list["Token"]:
+    """The words of a verb's own clause: its subtree without the clauses it heads."""
+    cut = {t.i for c in verb.children if c.dep_ in ("conj", "advcl", "ccomp", "parataxis", "relcl") for t in c.subtree}
+    return [t for t in verb.subtree if t.i not in cut]
+
+
+def _released(number: "Token") -> "Token | None":
+    """The named thing a release number is of: the name right before it ("React 17"), or before
+    an upgrade to it ("the python bump to 3.12", "upgraded Node from 14 to 18")."""
+    doc = number.doc
+    before = doc[number.i - 1]
+    if _a_name(before) and number.head in (before, before.head):
+        return before
+    if before.lower_ != "to":
+        return None
+    window = list(doc[max(0, before.i - 5):before.i])
+    if not any(t.lemma_.lower() in UPGRADING for t in window) or ("." not in number.text and not any(
+            t.tag_ == "NNP" for t in window)):
+        return None
+    named = [t for t in window if _a_name(t) and t.lemma_.lower() not in UPGRADING and t.lower_ not in ENVIRONMENTS]
+    return named[-1] if named else None
+
+
+def _a_name(token: "Token") -> bool:
+    """A word that can name a piece of software or a device: a singular noun or a name, no common
+    counted or calendar word."""
+    return token.tag_ in ("NN", "NNP") and token.is_alpha and len(token.text) > 1 \
+        and token.lower_ not in NOT_RELEASED and token.lower_ not in ENVIRONMENTS
 
 
 # Words that open a question, after a comma or at a sentence's start ("I moved to Berlin last

@@ -41,7 +41,7 @@ def compatible(a: str, b: str) -> bool:
 # "two kids", "one child"), each to one of them, singular.
 SAME_WORD = {"mom": "mother", "mum": "mother", "dad": "father", "grandma": "grandmother", "grandpa": "grandfather",
              "kid": "child", "kids": "child", "children": "child", "puppy": "dog", "kitten": "cat",
-             "kitty": "cat", "baby": "child"}
+             "kitty": "cat", "baby": "child", "postgresql": "postgres"}
 
 
 def same_word(word: str) -> str:
