@@ -273,7 +273,8 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
 def _releases(doc: "Doc", speaker: str, addressee: str | None, by_token: dict) -> list[Claim]:
     """The releases of named things the speaker says they run ("Our web app is on React 17",
     "We're on Terraform 0.12", "The Postgres 15 migration wrapped up", "after the python bump to
-    3.12"): `version:react` = 17, qualified by the environment the clause names ("in production").
+    3.12"): `version:react` = 17, qualified by the environment the clause names ("in production")
+    and by what its subject names ("our web app").
     A release asked about, weighed, planned, denied or said of someone else claims nothing."""
     out = []
     for number in doc:
