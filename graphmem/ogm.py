@@ -50,7 +50,7 @@ INTERNAL: dict[str, frozenset[str]] = {
     "labels": frozenset({"Graphmem", "Term"}),
     "relationships": frozenset({"HAS_TERM"}),
     "User": frozenset({"next_vid", "catalog", "memories", "length_sum", "avg_length", "touched_at", "lease",
-                       "lease_until", "unfinished", "unconsolidated"}),
+                       "lease_until", "lease_holder", "unfinished", "unconsolidated"}),
     "Memory": frozenset({"digest", "forgetting", "forget_vids"}),
     "Entity": frozenset({"alias_text", "alias_norms"}),
     "SimplexNode": frozenset({"packed", "ring_head", "unwitnessed"}),
