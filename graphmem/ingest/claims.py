@@ -331,7 +331,7 @@ def _released(number: "Token") -> "Token | None":
     if not any(t.lemma_.lower() in UPGRADING for t in window) or ("." not in number.text and not any(
             t.tag_ == "NNP" for t in window)):
         return None
-    named = [t for t in window if _a_name(t) and t.lemma_.lower() not in UPGRADING and t.lower_ not in ENVIRONMENTS]
+    named = [t for t in window if _a_name(t) and t.lemma_.lower() not in UPGRADING]
     return named[-1] if named else None
 
 
