@@ -56,6 +56,7 @@ class Claim:
 # dose is replaced by another amount, not by what else changed of it ("switched my levothyroxine to
 # a different generic maker, same dose").
 DOSE_VALUE = re.compile(r"\d[\d.,]* (mg|mcg|g|ml|iu|unit)")
+STATE = "state:"
 # The slots of things on a calendar (graphmem/ingest/claims.py names a thing's state by its head
 # noun's stem): one is often named by that noun alone ("our meeting", "my appointment") where
 # it was said with its qualifiers ("the client meeting"), or the other way round. Other things
@@ -113,7 +114,8 @@ def settle(store: Store, user: str, keys: Iterable[Key]) -> int:
     """Write the SUPERSEDES relationships of these (subject, slot) keys anew from their claims
     (idempotent); the number written. A thing said to have ended ("we ditched Jenkins",
     `does:jenkin`, a no) retires what named it as a value ("our CI runs on Jenkins", `state:ci`)
-    on that one's key: the keys whose values name a thing so ended are settled with it."""
+    or gave its dose ("I'm on metformin 500mg", `state:metformin`) on that one's key (`names`):
+    the keys of claims that name a thing so ended are settled with it."""
     keys = set(keys)
     if not keys:
         return 0
@@ -121,10 +123,10 @@ def settle(store: Store, user: str, keys: Iterable[Key]) -> int:
     if ended:
         keys |= {(r["subject"], r["slot"]) for r in store.run("claims_naming", user_id=user, names=[
             {"subject": subject, "stem": thing} for subject, thing in sorted(ended)])
-            if (r["subject"], named(r["value"])) in ended}
+            if any(names(r["slot"], r["value"], thing) for subject, thing in ended if subject == r["subject"])}
     groups = _claims(store, user, keys)
     naming = {(subject, DOES + thing) for (subject, slot), claims in groups.items() if not slot.startswith(UNVALUED)
-              for _, claim in claims if claim.positive and (thing := named(claim.value))}
+              for _, claim in claims if claim.positive for thing in _things_named(slot, claim.value)}
     endings: dict[tuple[int, str], list[dict]] = {}
     for (subject, slot), claims in (groups | _claims(store, user, naming - keys)).items():
         if (subject, slot) in naming:
@@ -148,6 +150,18 @@ def _claims(store: Store, user: str, keys: set[Key]) -> dict[Key, list[tuple[dic
                       bool(row["positive"]), bool(row["cue"]), bool(row["needs_cue"]))
         groups.setdefault((row["subject"], row["slot"]), []).append((row, claim))
     return groups
+
+
+def names(slot: str, value: str, thing: str) -> bool:
+    """Whether a claim of `slot` with `value` names `thing` (a `does:` slot's stem), so that the
+    thing's ending retires it: its value names it ("our CI runs on Jenkins"), or it is the thing's
+    dose ("I'm on metformin 500mg", `state:metformin`: "my doctor took me off metformin")."""
+    return thing in _things_named(slot, value)
+
+
+def _things_named(slot: str, value: str) -> set[str]:
+    dosed = slot.removeprefix(STATE) if slot.startswith(STATE) and DOSE_VALUE.fullmatch(value) else ""
+    return {thing for thing in (named(value), dosed) if thing}
 
 
 def named(value: str) -> str:
@@ -180,7 +194,7 @@ def chain(key: Key, claims: list[tuple[dict, Claim]],
     agrees with the current ones joins them (said again, nothing changes), and so does one the
     user kept apart from them (`apart`: (newer uid, older uid) pairs, `by_hand`). `endings`:
     (row, thing) of claims that a thing ended ("we ditched Jenkins"): each retires the current
-    claims whose value names the thing, which stay current all the same (the thing's next value
+    claims that name the thing (`names`), which stay current all the same (the thing's next value
     retires them too: "our CI is on GitHub Actions now"), for an ending is no value of this key."""
     said: list[tuple[dict, Claim | str]] = [*claims, *endings]
     said.sort(key=lambda rc: (rc[0]["at"] is None, rc[0]["at"] or 0.0, rc[0]["position"] or 0, rc[0]["uid"],
@@ -191,7 +205,7 @@ def chain(key: Key, claims: list[tuple[dict, Claim]],
         others = [(r, c) for r, c in current if r["uid"] != row["uid"] and (row["uid"], r["uid"]) not in apart]
         if isinstance(claim, str):  # a thing that ended
             for old, c in others:
-                if c.positive and named(c.value) == claim:
+                if c.positive and names(key[1], c.value, claim):
                     edges.setdefault((row["uid"], old["uid"]), _edge(key, row, old, f"{key[1]}: {c.value} ended",
                                                                      ENDED_CONFIDENCE))
             continue

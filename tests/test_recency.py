@@ -727,6 +727,22 @@ def test_changes_told_while_they_happen_again_or_by_now_after_are_versions(mem, 
         versions=True)
 
 
+def test_an_amount_a_value_goes_to_is_its_new_value_and_a_count_of_places_gone_to_is_none(mem, user):
+    """"It's going to 1,600 starting in August" tells where the rent moves, no plan; "I'm going to
+    3 weddings this summer" counts no guests."""
+    _assert_versions(mem, user, [
+            ("My rent is $1,450 a month.",
+             "Landlord sent the renewal, it's going to 1,600 starting in August. Can you help me redo my budget?",
+             "How much is my rent?"),
+            ("Our daycare is $1,200 a month.", "Daycare went up to $1,350 this month, ouch.",
+             "How much do we pay for daycare?")],
+        versions=True)
+    _assert_versions(mem, user, [
+            ("We have 80 guests coming to the wedding.", "I'm going to 3 weddings this summer, help me budget.",
+             "How many guests are coming to the wedding?")],
+        versions=False)
+
+
 def test_a_new_count_counts_the_asked_thing(mem, user):
     question = "How many hens do we have?"
     hens = _say(mem, user, "Added 8 more hens, so we're at 20 now.", MARCH)

@@ -727,6 +727,47 @@ def test_a_car_sold_is_no_longer_driven(mem, user):
     assert [v.uid for v in mem.history(sold, user=user)] == [civic, sold]
 
 
+@pytest.mark.parametrize("text, who, thing", [
+    ("My endocrinologist took me off metformin and started me on Ozempic.", "user", "metformin"),
+    ("Dr. Lee weaned me off prednisone.", "user", "prednison"), ("I came off sertraline last month.", "user", "sertralin"),
+    ("Came off sertraline in May.", "user", "sertralin"), ("I'm off caffeine now.", "user", "caffein"),
+    ("Went off the pill last year.", "user", "pill"), ("I stopped taking metformin.", "user", "metformin"),
+    ("My doctor took Dana off lithium.", "Dana", "lithium")])
+def test_a_thing_someone_was_taken_off_or_stopped_taking_ended(nlp, text, who, thing):
+    assert (who, f"does:{thing}", False) in [(c.subject, c.slot, c.positive) for c in _claims(nlp, text)]
+
+
+@pytest.mark.parametrize("text", ["Should I come off metformin?", "I'm not off metformin yet.", "I'm off work today.",
+                                  "I'm coming off sertraline next month.", "I got off the bus at Main St.",
+                                  "I took my jacket off.", "I didn't take my metformin this morning.",
+                                  "I might come off the statin."])
+def test_a_day_off_a_plan_a_doubt_or_a_missed_dose_ends_nothing(nlp, text):
+    assert not [c for c in _claims(nlp, text) if not c.positive]
+
+
+@pytest.mark.parametrize("older, newer", [
+    ("I'm on metformin 500mg twice a day.", "My endocrinologist took me off metformin and started me on Ozempic."),
+    ("I take 50mg of sertraline every morning.", "Came off sertraline in May, feeling okay so far."),
+    ("I take melatonin at night.", "I stopped taking melatonin, turns out I sleep fine without it.")])
+def test_a_medicine_stopped_retires_its_dose_and_its_taking(mem, user, older, newer):
+    """A dose is the state of the medicine (`state:metformin`), no value that names it: its ending
+    retires it all the same, and recall puts the newer first."""
+    old, new = _say(mem, user, older, JAN, "user"), _say(mem, user, newer, JUN, "user")
+    assert _supersedes(mem, user, new, old)
+    assert mem.recall("What medication am I taking?", user=user, k=3).memories[0].uid == new
+
+
+def test_a_medicine_taken_again_is_its_next_version(mem, user):
+    """Ended, then begun again at another dose: the new dose holds, and forgetting the ending
+    leaves the two doses in a chain."""
+    first = _say(mem, user, "I'm on sertraline 50mg.", JAN, "user")
+    off = _say(mem, user, "I came off sertraline last month.", JUN, "user")
+    again = _say(mem, user, "I'm back on sertraline 25mg.", DEC, "user")
+    assert _supersedes(mem, user, off, first) and _supersedes(mem, user, again, first)
+    mem.forget(user, memories=[off])
+    assert [v.uid for v in mem.history(again, user=user)] == [first, again]
+
+
 def test_a_heading_before_a_colon_is_no_subject(nlp):
     """The parse may take "Reorg again" for a second subject of "is"."""
     assert [(c.subject, c.slot, c.value) for c in _claims(nlp, "Reorg again: my new boss is Chen.")] \

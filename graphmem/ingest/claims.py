@@ -85,8 +85,16 @@ NOUN_SLOTS = {"home": "residence", "house": "residence", "apartment": "residence
 # Habits: a yes or a no about doing one thing, keyed by the thing done ("drink coffee" ->
 # coffee) or, for these verbs, by the verb itself ("smoke ten cigarettes" -> smoke).
 HABITS = {"smoke", "drink", "eat", "play", "go", "run", "jog", "swim", "practice", "practise", "cook", "bake",
-          "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep", "study", "learn", "use"}
+          "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep", "study", "learn", "use",
+          "take"}  # "take": a medicine, a class, the bus; not in the simple past ("I took the job")
 VERB_KEYED = {"smoke", "vape", "gamble", "jog", "run", "swim", "skate", "ski", "surf", "hike", "meditate"}
+# Verbs that, with "off" and what follows it, say the subject (for "take" and "wean", the one taken
+# off) no longer takes a thing: "my doctor took me off metformin", "I came off sertraline", "I'm off
+# caffeine now", "went off the pill"; not a time, work or a place ("I'm off work today").
+OFF = {"take", "wean", "come", "be", "go"}
+NOT_OFF = {"work", "duty", "shift", "school", "call", "grid", "hook", "record", "topic", "track", "mark", "guard",
+           "coast", "shore", "road", "ground", "list", "radar", "bench", "chart", "rail", "table", "today",
+           "tomorrow", "weekend", "morning", "afternoon", "evening", "night"}
 LIKING = {"like": True, "love": True, "enjoy": True, "adore": True, "hate": False, "dislike": False}
 STARTING = {"start", "begin", "resume"}
 # Verbs that set a thing's state to a new value ("cut the budget to $8,000", "the deadline moved
@@ -264,6 +272,7 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
                              cue or lemma in CHANGING, needs_cue))
     out += _partners_named(doc, speaker, addressee, by_token, cue)
     out += _releases(doc, speaker, addressee, by_token)
+    out += _taken_off(doc, speaker, addressee, by_token)
     out += _started_or_moved_in(doc, speaker, by_token, cue)
     if speaker == USER_ROLE:
         out += instructions(doc, speaker)
@@ -309,6 +318,38 @@ def _releases(doc: "Doc", speaker: str, addressee: str | None, by_token: dict) -
             places |= {head, *quals}
         out.append(Claim(speaker, "PERSON", f"{VERSION}{name}", tuple(sorted(places)), number.text.lower().lstrip("v"),
                          True, cue, True))
+    return out
+
+
+def _taken_off(doc: "Doc", speaker: str, addressee: str | None, by_token: dict) -> list[Claim]:
+    """What someone was taken off or came off (OFF): a thing ended, as "quit" ends it ("my
+    endocrinologist took me off metformin", "Came off sertraline in May", "I'm off caffeine now"),
+    which retires what named it and its dose (graphmem/supersession.py). Not asked, weighed,
+    planned, denied or only possible ("Should I come off it?", "I'm not off it yet")."""
+    out = []
+    for off in doc:
+        verb = off.head
+        lemma = verb.lemma_.lower()
+        if off.lower_ != "off" or off.dep_ not in ("prep", "prt") or lemma not in OFF \
+                or verb.pos_ not in ("VERB", "AUX") or _asked(verb) or _weighed(verb) or _negated(verb) \
+                or _planned(verb) or any(c.dep_ == "aux" and c.lower_ in MODALS for c in verb.children):
+            continue
+        if lemma in ("take", "wean"):  # the one taken off is its object, whoever took them
+            taken = next((c for c in verb.children if c.dep_ == "dobj"), None)
+            who = _person(taken, speaker, addressee, by_token) if taken is not None else None
+        else:
+            subject = _subject(verb)
+            who = (speaker, "PERSON") if subject is None and _said_without_i(verb) else \
+                _person(subject, speaker, addressee, by_token) if subject is not None else None
+        if who is None:
+            continue
+        things = [g for g in off.children if g.dep_ == "pobj"]
+        if off.dep_ == "prt":  # "Came off sertraline in May": the parse may hang the thing on the verb
+            things += [c for c in verb.children if c.dep_ in ("dobj", "npadvmod") and c.i > off.i]
+        for thing in things:
+            if thing.pos_ in ("NOUN", "PROPN") and thing.lemma_.lower() not in NOT_OFF \
+                    and thing.lemma_.lower() not in DURATIONS and thing.ent_type_ not in ("DATE", "TIME"):
+                out.append(Claim(who[0], who[1], f"does:{stem(thing.lemma_)}", (), "", False, True))
     return out
 
 
@@ -1076,6 +1117,8 @@ def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
                 return stem(child.lemma_)
         place = next((g for p, g in preps if p == "to"), None)
         return stem(place.lemma_) if place is not None and place.pos_ == "NOUN" else None
+    if lemma == "take" and (verb.tag_ == "VBD" or any(c.dep_ == "aux" and c.lower_ == "did" for c in verb.children)):
+        return None  # "I took the job", "didn't take my metformin this morning": once, no habit
     obj = next((o for o in objects if o.dep_ == "dobj"), None)
     if obj is not None and obj.pos_ in ("NOUN", "PROPN") and _count(obj) is None:
         return stem(obj.lemma_)

@@ -363,13 +363,18 @@ def _said_longer(said: list[str], before: str, x: str, word: str) -> bool:
                for i in range(1, len(said)))
 
 
+# An amount a value moves to ("goes to $2,150", "going to 1,600", "went to 95k"), not a count of things
+# one goes to ("going to 3 weddings"): money, a thousand or more, or a share.
+AMOUNT_TO = r"(?:[$£€]\d[\d,.]*k?|\d{1,3}(?:,\d{3})+|\d{3,}|\d[\d.]*(?:k|%))(?![\w,.]*\s+[a-z]+s\b)"
 VALUE_TOKENS = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*")
 CLOCK = {" am ", " pm "}  # "AM" by itself names no value
 # A change only weighed or intended ("I'm trying to fix it by upgrading to 5.3.1", "thinking about
 # switching") or only possible ("she might get promoted"): from the weighing verb or the modal to the
 # end of its clause.
 WEIGHED = re.compile(r"\b(consider\w*|deciding|wonder\w*|debating|figur\w*|think\w*|thought|try|tries|trying|"
-                     r"weigh\w*|choos\w*|need\w*|want\w*|hop\w*|plan\w*|intend\w*|going|look\w*)\s+"
+                     # "going to" an amount tells where it moves ("rent's going to 1,600"), not a plan
+                     r"weigh\w*|choos\w*|need\w*|want\w*|hop\w*|plan\w*|intend\w*|look\w*|"
+                     r"going(?!\s+(?:up\s+|down\s+)?to\s+" + AMOUNT_TO + r"))\s+"
                      r"(to|about|of|whether|on|into)\b(?:[^,;!?.]|\.(?!\s))*"
                      # ... the verb of what is weighed right after it ("considering switching to Babbel")
                      r"|\b(consider\w*|contemplat\w*)\s+\w+ing\b(?:[^,;!?.]|\.(?!\s))*"
@@ -448,6 +453,7 @@ FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 # at RENAMED_COSINE). Not "adopted", "hired" or "joined": something new begun leaves the earlier
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
 MOVED_ON = re.compile(r"\b(push(?:ed)? \w+(?: \w+)? to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
+                      r"(?:go(?:es)?|going|went|gone) (?:up |down )?to " + AMOUNT_TO + r"|"
                       r"lowered|reduced|dropped|up to|down to|traded|sold|gave up|transferred|relocated|refinanced|"
                       # said while it happens, to a value: "raising my lesson rate to $50" (not "raising 12 hens")
                       r"(?:rais|increas|lower|reduc|upp|cutt)ing(?: \w+){0,3} (?:to|by)|"
