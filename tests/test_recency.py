@@ -461,7 +461,11 @@ def test_a_later_memory_marked_the_new_one_of_the_asked_thing_tells_a_change(mem
             ("Our team has 6 engineers.", "We hired two more engineers, so the team is 8 now.", "How big is my team?",
              "team"),
             ("I go to the gym three times a week.", "I only manage the gym once a week now because of the new job.",
-             "How often do I go to the gym?", "gym")]:
+             "How often do I go to the gym?", "gym"),
+            # the words of a thing called the new one name no other thing: "Air" is the new laptop's name
+            ("My laptop is a 2019 Intel MacBook Pro and it runs super hot when I use Docker.",
+             "Loving the new M3 Air laptop so far but Docker is acting weird with amd64 images.", "What's my laptop?",
+             "laptop")]:
         first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
         got = newest_first(mem.store, user, _ranked(first, second), question, reading(question), thing=thing)
         assert [uid for uid, _ in got] == [second, first], question
@@ -478,7 +482,8 @@ def test_a_new_thing_of_someone_else_or_another_thing_marked_new_is_no_version(m
             ("Our budget for the trip is $3,000.", "I got a new suitcase for the trip for $200.",
              "What is our trip budget?", "budget"),
             ("I go running on Mondays.", "I finished a 10k race last weekend.", "When do I go running?", None),
-            ("I work at Acme as a designer.", "I finished the Acme rebrand project.", "Where do I work?", None)]:
+            ("I work at Acme as a designer.", "I finished the Acme rebrand project.", "Where do I work?", None),
+            ("My laptop is a MacBook Pro.", "My wife got a new gaming laptop.", "What's my laptop?", "laptop")]:
         first, second = _say(mem, user, older, MARCH), _say(mem, user, newer, APRIL)
         got = newest_first(mem.store, user, _ranked(first, second), question, reading(question), thing=thing)
         assert [uid for uid, _ in got] == [first, second], question

@@ -247,7 +247,8 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     and the other has "my birthday"; or one names the question's thing only to set another
     against it (`_contrasted`); or the question tells its thing apart by a label that one gives
     and the other does not ("unit B" against "Unit A": `_labelled_apart`). Words that mark a
-    version ("new deadline", "updated budget") name no other thing, nor does a name said longer
+    version ("new deadline", "updated budget") name no other thing, nor do those of a thing called
+    the new one ("the new M3 Air laptop" for "my laptop"), nor does a name said longer
     that holds the question's word ("the AWS Solutions Architect exam" is the AWS exam), nor a
     word of a longer name the other says whole, where it goes on to another thing ("my reading
     challenge goal ... my weekly reading pace" for "my winter reading challenge"; "the bathroom
@@ -272,12 +273,13 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     for one, other in (said, said[::-1]):
         pairs = set(zip(other, other[1:]))
         triples = set(zip(other, other[1:], other[2:]))
+        renewed = {w for i, w in enumerate(other) if NEWER_WORDS.intersection(other[max(0, i - MARKED_WITHIN):i])}
         for before, word in set(zip(asks, asks[1:])) & set(zip(one, one[1:])):
             if before not in SPEAKERS and _bare(word) not in asked:
                 continue  # a verb after "I" may be a stop word ("I make"); a thing named is not
             for x, w in pairs:
-                if w != word or x == before:
-                    continue
+                if w != word or x == before or word in renewed and not x.endswith(POSSESSOR):
+                    continue  # "the new M3 Air laptop" is the laptop's new version, "Air" no other laptop
                 if before in SPEAKERS or before in OWNERS:  # whose: unless the other says it too
                     named_other = x.endswith(POSSESSOR) or another(x) and (before, word) not in pairs
                 elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
