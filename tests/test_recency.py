@@ -748,6 +748,16 @@ def test_an_amount_a_value_goes_to_is_its_new_value_and_a_count_of_places_gone_t
         versions=False)
 
 
+def test_a_date_pushed_to_another_is_its_new_value(mem, user):
+    """"Pushed to", with the thing pushed said before "to" or not."""
+    _assert_versions(mem, user, [
+            ("Tore my meniscus playing pickup soccer. Surgery is scheduled for April 22.",
+             "Surgery got pushed to May 6, the surgeon had an emergency.", "When is my knee surgery?"),
+            ("My NSF grant proposal is due October 15.", "NSF pushed the deadline for our program to November 1.",
+             "When is my NSF proposal due?")],
+        versions=True)
+
+
 def test_a_new_count_counts_the_asked_thing(mem, user):
     question = "How many hens do we have?"
     hens = _say(mem, user, "Added 8 more hens, so we're at 20 now.", MARCH)
