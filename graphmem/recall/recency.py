@@ -454,7 +454,7 @@ FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 # only of a memory near enough (`told_anew`), not by naming an old value alone (`renamed`,
 # at RENAMED_COSINE). Not "adopted", "hired" or "joined": something new begun leaves the earlier
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
-MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,5} to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
+MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
                       r"(?:go(?:es)?|going|went|gone) (?:up |down )?to " + AMOUNT_TO + r"|"
                       r"lowered|reduced|dropped|up to|down to|traded|sold|gave up|transferred|relocated|refinanced|"
                       # said while it happens, to a value: "raising my lesson rate to $50" (not "raising 12 hens")
