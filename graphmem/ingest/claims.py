@@ -86,7 +86,7 @@ NOUN_SLOTS = {"home": "residence", "house": "residence", "apartment": "residence
 # coffee) or, for these verbs, by the verb itself ("smoke ten cigarettes" -> smoke).
 HABITS = {"smoke", "drink", "eat", "play", "go", "run", "jog", "swim", "practice", "practise", "cook", "bake",
           "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep", "study", "learn", "use",
-          "take"}  # "take": a medicine, a class, the bus; not in the simple past ("I took the job")
+          "take"}  # "take": a medicine, a class, the bus (`_habit` says when)
 VERB_KEYED = {"smoke", "vape", "gamble", "jog", "run", "swim", "skate", "ski", "surf", "hike", "meditate"}
 # Verbs that, with "off" and what follows it, say the subject (for "take" and "wean", the one taken
 # off) no longer takes a thing: "my doctor took me off metformin", "I came off sertraline", "I'm off
@@ -1117,8 +1117,12 @@ def _habit(verb: "Token", lemma: str, objects: list, preps: list) -> str | None:
                 return stem(child.lemma_)
         place = next((g for p, g in preps if p == "to"), None)
         return stem(place.lemma_) if place is not None and place.pos_ == "NOUN" else None
-    if lemma == "take" and (verb.tag_ == "VBD" or any(c.dep_ == "aux" and c.lower_ == "did" for c in verb.children)):
-        return None  # "I took the job", "didn't take my metformin this morning": once, no habit
+    if lemma == "take" and not (verb.tag_ in ("VBP", "VBZ") or verb.dep_ == "xcomp"
+                                and verb.head.lemma_.lower() in ENDING | STARTING):
+        # a habit in the simple present ("I take melatonin at night") or begun or ended ("stopped
+        # taking metformin"); not once ("took the job", "didn't take my pills today") nor an idiom,
+        # which is mostly said otherwise ("I'm taking the lead", "I'll take care of it")
+        return None
     obj = next((o for o in objects if o.dep_ == "dobj"), None)
     if obj is not None and obj.pos_ in ("NOUN", "PROPN") and _count(obj) is None:
         return stem(obj.lemma_)
