@@ -758,6 +758,19 @@ def test_a_date_pushed_to_another_is_its_new_value(mem, user):
         versions=True)
 
 
+def test_a_habit_gone_for_a_while_has_ended_and_a_day_off_ends_none(mem, user):
+    _assert_versions(mem, user, [
+            ("I'm a smoker, about half a pack a day.", "Six months smoke-free today! Any tips for handling cravings?",
+             "Do I smoke?"),
+            ("I smoke about half a pack a day.", "Six weeks without a cigarette today. The patches really helped.",
+             "Do I still smoke?"),
+            ("I have a glass of wine most nights.", "30 days sober today, feeling great.", "Do I drink?")],
+        versions=True)
+    _assert_versions(mem, user, [
+            ("I work every Saturday at the shop.", "Two weeks without a day off, I'm exhausted.", "Do I work weekends?")],
+        versions=False)
+
+
 def test_a_new_count_counts_the_asked_thing(mem, user):
     question = "How many hens do we have?"
     hens = _say(mem, user, "Added 8 more hens, so we're at 20 now.", MARCH)
