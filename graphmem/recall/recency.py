@@ -278,8 +278,8 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
             if before not in SPEAKERS and _bare(word) not in asked:
                 continue  # a verb after "I" may be a stop word ("I make"); a thing named is not
             for x, w in pairs:
-                if w != word or x == before or word in renewed and not x.endswith(POSSESSOR):
-                    continue  # "the new M3 Air laptop" is the laptop's new version, "Air" no other laptop
+                if w != word or x == before or before in OWNERS and word in renewed and not x.endswith(POSSESSOR):
+                    continue  # "the new M3 Air laptop" is my laptop's new version, "Air" no other laptop
                 if before in SPEAKERS or before in OWNERS:  # whose: unless the other says it too
                     named_other = x.endswith(POSSESSOR) or another(x) and (before, word) not in pairs
                 elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
