@@ -757,6 +757,22 @@ def test_a_medicine_stopped_retires_its_dose_and_its_taking(mem, user, older, ne
     assert mem.recall("What medication am I taking?", user=user, k=3).memories[0].uid == new
 
 
+@pytest.mark.parametrize("text, positive", [("I'm a smoker, about half a pack a day.", True),
+                                            ("I'm an ex-smoker.", False), ("I'm a former smoker.", False),
+                                            ("I'm a non-smoker.", False), ("I'm not a smoker.", False),
+                                            ("I was a smoker in college.", None)])
+def test_who_does_a_habit_says_it_as_doing_it_does(nlp, text, positive):
+    said = [c.positive for c in _claims(nlp, text) if c.slot == "does:smok"]
+    assert said == ([] if positive is None else [positive])
+    assert [c.slot for c in _claims(nlp, "I smoke every day.") if c.slot.startswith("does:")] == ["does:smok"]
+
+
+def test_a_smoker_who_quit_no_longer_smokes(mem, user):
+    smoker = _say(mem, user, "I'm a smoker, about half a pack a day.", JAN, "user")
+    quit_ = _say(mem, user, "I quit smoking in March.", JUN, "user")
+    assert _supersedes(mem, user, quit_, smoker)
+
+
 def test_a_medicine_taken_again_is_its_next_version(mem, user):
     """Ended, then begun again at another dose: the new dose holds, and forgetting the ending
     leaves the two doses in a chain."""

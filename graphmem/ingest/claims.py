@@ -88,6 +88,10 @@ HABITS = {"smoke", "drink", "eat", "play", "go", "run", "jog", "swim", "practice
           "paint", "vape", "gamble", "skate", "ski", "surf", "hike", "meditate", "sleep", "study", "learn", "use",
           "take"}  # "take": a medicine, a class, the bus (`_habit` says when)
 VERB_KEYED = {"smoke", "vape", "gamble", "jog", "run", "swim", "skate", "ski", "surf", "hike", "meditate"}
+# ... and who does them, for "I'm a smoker" (a yes) and "I'm an ex-smoker" (a no, by these words).
+DOERS = {"smoker": "smoke", "vaper": "vape", "gambler": "gamble", "jogger": "jog", "runner": "run", "swimmer": "swim",
+         "skater": "skate", "skier": "ski", "surfer": "surf", "hiker": "hike"}
+NO_LONGER = {"ex", "former", "non", "reformed", "recovering"}
 # Verbs that, with "off" and what follows it, say the subject (for "take" and "wean", the one taken
 # off) no longer takes a thing: "my doctor took me off metformin", "I came off sertraline", "I'm off
 # caffeine now", "went off the pill"; not a time, work or a place ("I'm off work today").
@@ -1046,6 +1050,10 @@ def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negate
                     for g in p.children:
                         if g.dep_ == "pobj":
                             yield who, "residence", (), _value(g), not negated
+        if obj.dep_ in ("attr", "acomp") and obj.lower_ in DOERS and verb.tag_ != "VBD":  # "I'm a smoker"
+            said_before = [*obj.children, *obj.doc[max(obj.sent.start, obj.i - 2):obj.i]]  # "ex-smoker": three tokens
+            ended = any(t.lower_ in NO_LONGER for t in said_before)
+            yield who, f"does:{stem(DOERS[obj.lower_])}", (), "", not (negated or ended)
         if obj.like_num and obj.dep_ == "attr" and _an_age(obj) and verb.tag_ != "VBD":  # "I'm 29"
             yield who, "age", (), _number(low), not negated
 
