@@ -748,13 +748,14 @@ def test_an_amount_a_value_goes_to_is_its_new_value_and_a_count_of_places_gone_t
         versions=False)
 
 
-def test_a_date_pushed_to_another_is_its_new_value(mem, user):
-    """"Pushed to", with the thing pushed said before "to" or not."""
+def test_a_date_pushed_to_another_or_extended_to_is_its_new_value(mem, user):
+    """"Pushed to", with the thing pushed said before "to" or not; "an extension until"."""
     _assert_versions(mem, user, [
             ("Tore my meniscus playing pickup soccer. Surgery is scheduled for April 22.",
              "Surgery got pushed to May 6, the surgeon had an emergency.", "When is my knee surgery?"),
             ("My dentist appointment is on March 3.", "The dentist pushed my appointment to March 10.",
-             "When is my dentist appointment?")],
+             "When is my dentist appointment?"),
+            ("My paper is due March 3.", "Got an extension until March 17 from the professor.", "When is my paper due?")],
         versions=True)
 
 
