@@ -748,14 +748,17 @@ def test_an_amount_a_value_goes_to_is_its_new_value_and_a_count_of_places_gone_t
         versions=False)
 
 
-def test_a_date_pushed_to_another_or_extended_to_is_its_new_value(mem, user):
-    """"Pushed to", with the thing pushed said before "to" or not; "an extension until"."""
+def test_a_value_pushed_extended_or_ported_to_another_is_its_new_value(mem, user):
+    """"Pushed to", with the thing pushed said before "to" or not; "an extension until"; a number
+    "ported over to" a carrier."""
     _assert_versions(mem, user, [
             ("Tore my meniscus playing pickup soccer. Surgery is scheduled for April 22.",
              "Surgery got pushed to May 6, the surgeon had an emergency.", "When is my knee surgery?"),
             ("My dentist appointment is on March 3.", "The dentist pushed my appointment to March 10.",
              "When is my dentist appointment?"),
-            ("My paper is due March 3.", "Got an extension until March 17 from the professor.", "When is my paper due?")],
+            ("My paper is due March 3.", "Got an extension until March 17 from the professor.", "When is my paper due?"),
+            ("My phone plan is with T-Mobile.", "ported my number over to Mint Mobile yesterday, saving like $40/mo",
+             "Which carrier is my phone on?")],
         versions=True)
 
 

@@ -455,7 +455,7 @@ FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 # at RENAMED_COSINE). Not "adopted", "hired" or "joined": something new begun leaves the earlier
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
 MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
-                      r"extension (?:to|until|till|through)|"
+                      r"extension (?:to|until|till|through)|ported(?: \w+){0,3} to|"
                       r"(?:go(?:es)?|going|went|gone) (?:up |down )?to " + AMOUNT_TO + r"|"
                       # a habit ended, told by how long it has been gone: "six months smoke-free", "30 days
                       # sober", "two weeks without a cigarette" (not "without a day off")
