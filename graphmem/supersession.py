@@ -56,6 +56,7 @@ class Claim:
 # dose is replaced by another amount, not by what else changed of it ("switched my levothyroxine to
 # a different generic maker, same dose").
 DOSE_VALUE = re.compile(r"\d[\d.,]* (mg|mcg|g|ml|iu|unit)")
+# A thing's state (`state:deadline`; `state:metformin`, its dose): what its ending may retire.
 STATE = "state:"
 # The slots of things on a calendar (graphmem/ingest/claims.py names a thing's state by its head
 # noun's stem): one is often named by that noun alone ("our meeting", "my appointment") where
@@ -160,6 +161,7 @@ def names(slot: str, value: str, thing: str) -> bool:
 
 
 def _things_named(slot: str, value: str) -> set[str]:
+    """The things (`does:` stems) a claim names: its value's, and the thing whose dose it gives."""
     dosed = slot.removeprefix(STATE) if slot.startswith(STATE) and DOSE_VALUE.fullmatch(value) else ""
     return {thing for thing in (named(value), dosed) if thing}
 

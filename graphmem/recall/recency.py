@@ -459,8 +459,9 @@ MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|raised|increased|upped|gr
                       r"(?:go(?:es)?|going|went|gone) (?:up |down )?to " + AMOUNT_TO + r"|"
                       # a habit ended, told by how long it has been gone: "six months smoke-free", "30 days
                       # sober", "two weeks without a cigarette" (not "without a day off")
-                      r"(?:days?|weeks?|months?|years?) (?:\w+-free|sober|without (?:a |an |any )?(?:cigarette|smoke|"
-                      r"smoking|drink|drinking|alcohol|booze|caffeine|coffee|sugar|nicotine|vap(?:e|ing)|weed|gambling))|"
+                      r"(?:days?|weeks?|months?|years?) (?:\w+-free|sober|without (?:a |an |any )?"
+                      r"(?:cigarette|smoke|smoking|drink|drinking|alcohol|booze|caffeine|coffee|sugar|nicotine|"
+                      r"vap(?:e|ing)|weed|gambling))|"
                       r"lowered|reduced|dropped|up to|down to|traded|sold|gave up|transferred|relocated|refinanced|"
                       # said while it happens, to a value: "raising my lesson rate to $50" (not "raising 12 hens")
                       r"(?:rais|increas|lower|reduc|upp|cutt)ing(?: \w+){0,3} (?:to|by)|"
