@@ -757,6 +757,12 @@ def test_a_medicine_stopped_retires_its_dose_and_its_taking(mem, user, older, ne
     assert mem.recall("What medication am I taking?", user=user, k=3).memories[0].uid == new
 
 
+def test_a_medicine_stopped_before_its_dose_was_ingested_still_retires_it(mem, user):
+    off = _say(mem, user, "My endocrinologist took me off metformin.", JUN, "user")
+    dose = _say(mem, user, "I'm on metformin 500mg twice a day.", JAN, "user")
+    assert _supersedes(mem, user, off, dose)
+
+
 @pytest.mark.parametrize("text, positive", [("I'm a smoker, about half a pack a day.", True),
                                             ("I'm an ex-smoker.", False), ("I'm a former smoker.", False),
                                             ("I'm a non-smoker.", False), ("I'm not a smoker.", False),
