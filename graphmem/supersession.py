@@ -124,7 +124,7 @@ def settle(store: Store, user: str, keys: Iterable[Key]) -> int:
     if ended:
         keys |= {(r["subject"], r["slot"]) for r in store.run("claims_naming", user_id=user, names=[
             {"subject": subject, "stem": thing} for subject, thing in sorted(ended)])
-            if any(names(r["slot"], r["value"], thing) for subject, thing in ended if subject == r["subject"])}
+            if any((r["subject"], thing) in ended for thing in _things_named(r["slot"], r["value"]))}
     groups = _claims(store, user, keys)
     naming = {(subject, DOES + thing) for (subject, slot), claims in groups.items() if not slot.startswith(UNVALUED)
               for _, claim in claims if claim.positive for thing in _things_named(slot, claim.value)}

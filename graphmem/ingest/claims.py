@@ -92,13 +92,6 @@ VERB_KEYED = {"smoke", "vape", "gamble", "jog", "run", "swim", "skate", "ski", "
 DOERS = {"smoker": "smoke", "vaper": "vape", "gambler": "gamble", "jogger": "jog", "runner": "run", "swimmer": "swim",
          "skater": "skate", "skier": "ski", "surfer": "surf", "hiker": "hike"}
 NO_LONGER = {"ex", "former", "non", "reformed", "recovering"}
-# Verbs that, with "off" and what follows it, say the subject (for "take" and "wean", the one taken
-# off) no longer takes a thing: "my doctor took me off metformin", "I came off sertraline", "I'm off
-# caffeine now", "went off the pill"; not a time, work or a place ("I'm off work today").
-OFF = {"take", "wean", "come", "be", "go"}
-NOT_OFF = {"work", "duty", "shift", "school", "call", "grid", "hook", "record", "topic", "track", "mark", "guard",
-           "coast", "shore", "road", "ground", "list", "radar", "bench", "chart", "rail", "table", "today",
-           "tomorrow", "weekend", "morning", "afternoon", "evening", "night"}
 LIKING = {"like": True, "love": True, "enjoy": True, "adore": True, "hate": False, "dislike": False}
 STARTING = {"start", "begin", "resume"}
 # Verbs that set a thing's state to a new value ("cut the budget to $8,000", "the deadline moved
@@ -182,6 +175,13 @@ VALUE_WORDS = 6
 PHRASAL = {"into", "out", "across", "through", "over", "off"}
 # Nouns of "for ..." that say how long ("working on it for a while").
 DURATIONS = {"while", "time", "moment", "age", "long", "now", "year", "month", "week", "day", "hour", "minute", "decade"}
+# Verbs that, with "off" and what follows it, say the subject (for "take" and "wean", the one taken
+# off) no longer takes a thing: "my doctor took me off metformin", "I came off sertraline", "I'm off
+# caffeine now", "went off the pill"; not a time, work or a place ("I'm off work today").
+OFF = {"take", "wean", "come", "be", "go"}
+NOT_OFF = {"work", "duty", "shift", "school", "call", "grid", "hook", "record", "topic", "track", "mark", "guard",
+           "coast", "shore", "road", "ground", "list", "radar", "bench", "chart", "rail", "table", "today",
+           "tomorrow", "weekend", "morning", "afternoon", "evening", "night"} | DURATIONS
 MOST_YEARS = 120
 MODALS = {"can", "could", "should", "would", "might", "must", "may", "ca", "wo", "shall"}
 NOT_IN_VALUE = {"relcl", "acl", "advcl", "xcomp", "ccomp", "conj", "cc", "appos", "prep", "punct", "mark"}
@@ -261,7 +261,7 @@ def claims(doc: "Doc", speaker: str, addressee: str | None, found: Sequence[Name
                 and token.lemma_ == "be" and any(o.dep_ == "attr" and _kind_ok(o, PERSON, by_token)
                                                  for o in token.children):
             who = None  # "my boyfriend is Sam", "my boss is Chen": the owner's; "my wife is 32" is about the wife
-        if any(c.dep_ == "aux" and c.lower_ in MODALS for c in token.children):
+        if _modal(token):
             continue  # "I can't run it", "I should use Redis": no fact
         lemma = token.lemma_.lower()
         # a thing nobody owns ("the area is 30 cm²") changes only when the turn says it changed
@@ -299,7 +299,7 @@ def _releases(doc: "Doc", speaker: str, addressee: str | None, by_token: dict) -
         # the clause's verb, or the root of one without ("now on terraform 1.7 after the upgrade")
         verb = next((t for t in thing.ancestors if t.pos_ in ("VERB", "AUX")), thing.sent.root)
         if _asked(verb) or _weighed(verb) or _negated(verb) \
-                or any(c.dep_ == "aux" and c.lower_ in MODALS | {"will", "'ll", "shall"} for c in verb.children) \
+                or _modal(verb, also=("will", "'ll", "shall")) \
                 or verb.dep_ == "xcomp" and verb.head.lemma_.lower() in PLANNING | {"need", "try", "like"}:
             continue  # "should we move to React 18?", "we'll upgrade to 18", "we want to move to 18"
         subject = _subject(verb)
@@ -336,7 +336,7 @@ def _taken_off(doc: "Doc", speaker: str, addressee: str | None, by_token: dict) 
         lemma = verb.lemma_.lower()
         if off.lower_ != "off" or off.dep_ not in ("prep", "prt") or lemma not in OFF \
                 or verb.pos_ not in ("VERB", "AUX") or _asked(verb) or _weighed(verb) or _negated(verb) \
-                or _planned(verb) or any(c.dep_ == "aux" and c.lower_ in MODALS for c in verb.children):
+                or _planned(verb) or _modal(verb):
             continue
         if lemma in ("take", "wean"):  # the one taken off is its object, whoever took them
             taken = next((c for c in verb.children if c.dep_ == "dobj"), None)
@@ -352,7 +352,7 @@ def _taken_off(doc: "Doc", speaker: str, addressee: str | None, by_token: dict) 
             things += [c for c in verb.children if c.dep_ in ("dobj", "npadvmod") and c.i > off.i]
         for thing in things:
             if thing.pos_ in ("NOUN", "PROPN") and thing.lemma_.lower() not in NOT_OFF \
-                    and thing.lemma_.lower() not in DURATIONS and thing.ent_type_ not in ("DATE", "TIME"):
+                    and thing.ent_type_ not in ("DATE", "TIME"):
                 out.append(Claim(who[0], who[1], f"does:{stem(thing.lemma_)}", (), "", False, True))
     return out
 
@@ -1056,6 +1056,11 @@ def _personal_be(verb: "Token", who: Subject, objects: list, preps: list, negate
             yield who, f"does:{stem(DOERS[obj.lower_])}", (), "", not (negated or ended)
         if obj.like_num and obj.dep_ == "attr" and _an_age(obj) and verb.tag_ != "VBD":  # "I'm 29"
             yield who, "age", (), _number(low), not negated
+
+
+def _modal(verb: "Token", also: tuple[str, ...] = ()) -> bool:
+    """Whether a modal (or one of `also`) helps the verb: "I can't run it", "I should use Redis"."""
+    return any(c.dep_ == "aux" and (c.lower_ in MODALS or c.lower_ in also) for c in verb.children)
 
 
 def _negated(verb: "Token") -> bool:
