@@ -869,3 +869,55 @@ def test_what_time_asks_for_a_time_of_day_that_a_change_of_days_does_not_say(mem
                                  ("Our daily standup is at 9:30am and it always runs long.",
                                   "standup is at 11 now so the west coast folks can join", "What time is standup?")],
                      versions=True)
+
+
+def test_a_change_of_another_person_of_the_askers_is_no_version(mem, user):
+    """A question about a person of the asker's that the earlier memory tells of: a later one that
+    tells only of another of theirs ("my nephew", "my sister's boyfriend") is no version of it;
+    one that tells of the same household is ("our daughter's family" for the grandkids)."""
+    _assert_versions(mem, user, [
+            ("My aunt lives in Tampa.", "My cousin just moved to Orlando for college.", "Where does my aunt live?"),
+            ("My son Leo goes to Oakwood Elementary.", "My nephew just switched to Oakwood too, same class as Leo!",
+             "Which school does my son Leo go to?"),
+            ("My sister lives in Leeds.", "My sister's boyfriend just moved to Bristol for work.",
+             "Where does my sister live?")], versions=False)
+    _assert_versions(mem, user, [
+            ("Our daughter's family, with our three grandkids, lives in Ohio.",
+             "our daughter's family is moving from Ohio to Texas next month", "Where do the grandkids live now?"),
+            ("My brother lives in Leeds.", "My brother just moved to York for a new job.",
+             "Where does my brother live?")],
+        versions=True)
+
+
+def test_a_label_or_an_environment_the_question_names_tells_its_thing_apart(mem, user):
+    """The question's "Android app's rating" is not another app's; its "production" is not
+    staging; an "eating-out" budget is another budget than groceries."""
+    _assert_versions(mem, user, [
+            ("Our Android app has a 4.2 star rating.", "Our iPad app has a 3.9 star rating in the App Store.",
+             "What's our Android app's rating?"),
+            ("Production runs Node 18.", "upgraded staging to node 20 to try it out before anything else",
+             "Which Node version is production on?"),
+            ("my weekly grocery budget is $150", "our weekly eating-out budget is $80, separate from groceries",
+             "What's my weekly grocery budget?")], versions=False)
+    _assert_versions(mem, user, [
+            ("Production runs Node 18.", "production is on node 20 now, the rollout went fine",
+             "Which Node version is production on?")], versions=True)
+
+
+def test_a_new_seat_says_no_new_time_of_day(mem, user):
+    """"What time" asks a time of day: a later memory of the same trip that says none (a seat, a
+    bag) is no version of the time, however near."""
+    _assert_versions(mem, user, [
+            ("My train to Leeds leaves at 7:45am.", "Got a quiet-coach seat on the Leeds train, coach C, seat 41.",
+             "What time does my Leeds train leave?")], versions=False)
+
+
+
+def test_a_label_s_digit_is_no_new_amount(mem, user):
+    """"How many" asks an amount: "the v2 team moved to the third floor" says none ("v2" labels the
+    team), where "the v2 team is 9 people now" does."""
+    question = "How many people are on the v2 team?"
+    _assert_versions(mem, user, [("The v2 team is 6 people.", "The v2 team moved to the third floor now.", question)],
+                     versions=False)
+    _assert_versions(mem, user, [("The v2 team is 6 people.", "The v2 team is 9 people now after the hires.",
+                                  question)], versions=True)

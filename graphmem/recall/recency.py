@@ -54,7 +54,7 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
-from .telling import asks_of_the_asker, of_someone_else, only_of_others, says_i, told, told_prose
+from .telling import PEOPLE, asks_of_the_asker, of_someone_else, only_of_others, people_owned, says_i, told, told_prose
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
@@ -96,11 +96,11 @@ WHEN = re.compile(r"\b" + _WEEKDAY + r"s?\b|\b" + _MONTH + r"\b|" + _CLOCK + r"|
 CLOCK_ASKED = re.compile(r"\bwhat time\b", re.IGNORECASE)
 CLOCK_TIME = re.compile(_CLOCK + r"|\b\d{1,2}(?::\d{2})?\s*o'clock\b|\bat \d{1,2}\b(?![.,]?\d)|\b(?:noon|midnight)\b",
                         re.IGNORECASE)
-# A question that asks for an amount, and what says one: a new amount says a number, or that the
-# thing ended ("I gave up coffee").
+# A question that asks for an amount, and what says one: a new amount says a number (not a label's:
+# "Q3", "v2"), or that the thing ended ("I gave up coffee").
 AMOUNT_ASKED = re.compile(r"\bhow (many|much|old|far|long|tall|heavy|big|large)\b", re.IGNORECASE)
-AMOUNT = re.compile(r"\d|\b(" + "|".join(NUMBERS) + r"|thirty|forty|fifty|hundred|thousand|single|double|twice|once|"
-                    r"half|dozen|couple|none)\b", re.IGNORECASE)
+AMOUNT = re.compile(r"(?<![A-Za-z])\d|\b(" + "|".join(NUMBERS) + r"|thirty|forty|fifty|hundred|thousand|single|double|"
+                    r"twice|once|half|dozen|couple|none)\b", re.IGNORECASE)
 # A statement denied, or a habit or plan ended ("I quit smoking", "the wedding got called off").
 NEGATED = re.compile(r"\b(never|not|no longer|no more|haven't|hasn't|hadn't|didn't|don't|doesn't|isn't|wasn't|"
                      r"quit|stopped|gave up|called off|cancell?ed)\b",
@@ -110,7 +110,8 @@ WORD = re.compile(r"[a-z][a-z0-9']+")
 # "I'm" and "I've" are no names.
 NAME = re.compile(r"(?<!^)(?<![.!?:]\s)(?<![.!?:]\s\s)\b(?!I')[A-Z][A-Za-z0-9']+(?:\s(?!I')[A-Z][A-Za-z0-9']+)*",
                   re.MULTILINE)
-SAID = re.compile(r"[a-z][a-z0-9']+|\bi\b")  # the words and "I", in order
+# the words (one hyphenated, "dining-out", is one) and "I", in order
+SAID = re.compile(r"[a-z][a-z0-9']*(?:-[a-z0-9']+)+|[a-z][a-z0-9']+|\bi\b")
 POSSESSOR = "'s"
 OWNERS = {"my", "our", "your"}
 SPEAKERS = {"i", "we"}
@@ -238,6 +239,29 @@ def _labelled_apart(a: str, b: str, question: str) -> bool:
     return False
 
 
+# Where software runs, each one thing of its own: "bumped staging to python 3.12" is not production.
+# Not "test", "stage", "dev" or "development": as often a verb ("so we can test the upgrade"), a
+# step ("at this stage") or a person or a trade ("I'm a dev", "web development").
+ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging", "preprod": "staging",
+                "pre-prod": "staging", "qa": "qa", "uat": "qa", "sandbox": "sandbox"}
+ENVIRONMENT = re.compile(r"\b(" + "|".join(sorted(ENVIRONMENTS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+def _environments(text: str) -> set[str]:
+    return {ENVIRONMENTS[m.group(1).lower()] for m in ENVIRONMENT.finditer(text)}
+
+
+def _environment_apart(a: str, b: str, question: str) -> bool:
+    """Whether the question names an environment (ENVIRONMENTS: "What Python version is
+    production running?") that one of `a` and `b` names and the other does not, naming another
+    instead ("bumped staging to python 3.12")."""
+    asked = _environments(question)
+    if not asked:
+        return False
+    named = _environments(a), _environments(b)
+    return any(one & asked and not other & asked and other - asked for one, other in (named, named[::-1]))
+
+
 def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     """Whether `a` and `b` name two things where the question names one of them: the question's
     "web app" is in one, and the other has "mobile app" (a word the question lacks), even beside
@@ -246,7 +270,8 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     make" is in one, and the other has "my wife makes"; its "my sister's birthday" is in one,
     and the other has "my birthday"; or one names the question's thing only to set another
     against it (`_contrasted`); or the question tells its thing apart by a label that one gives
-    and the other does not ("unit B" against "Unit A": `_labelled_apart`). Words that mark a
+    and the other does not ("unit B" against "Unit A": `_labelled_apart`), or an environment the
+    other does not (staging against production: `_environment_apart`). Words that mark a
     version ("new deadline", "updated budget") name no other thing, nor do those of a thing called
     the new one ("the new M3 Air laptop" for "my laptop"), nor does a name said longer
     that holds the question's word ("the AWS Solutions Architect exam" is the AWS exam), nor a
@@ -256,11 +281,13 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     beside the question's thing where one of them gives a number of it ("12 conditional
     probability problems", beside "dependent event problems": `_counted`)."""
     a, b = prose(a), prose(b)  # code says no thing a question names: each text's prose, read once
-    if _contrasted(a, b, asked) or _labelled_apart(a, b, question):
+    if _contrasted(a, b, asked) or _labelled_apart(a, b, question) or _environment_apart(a, b, question):
         return True
     stop = _stop_words()
 
     def another(x: str) -> bool:  # a word that names something the question does not
+        if "-" in x:  # "dining-out" names another budget; "per-key" of "the per-key rate limit" none
+            return any(another(part.rstrip("s")) for part in x.split("-"))
         return len(x) >= 3 and x not in stop and x not in asked and x not in VERSION_WORDS
 
     asks = _said(prose(question))
@@ -270,11 +297,15 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     names = {w for name in NAME.findall(question) for w in _said(name)}
     heads = {(x, w): h for x, w, h in zip(asks, asks[1:], asks[2:]) if len(h) >= 3 and h not in stop | names}
     texts = a.lower(), b.lower()  # for the numbers `_said` leaves out
+    # the question's pairs of words, and each with a possessor said bare: "our iOS app's rating" asks
+    # of "our iOS app", which "Our Android app has a 4.1 star rating" is not
+    asked_pairs = set(zip(asks, asks[1:]))
+    asked_pairs |= {(x, w.removesuffix(POSSESSOR)) for x, w in asked_pairs if w.endswith(POSSESSOR)}
     for one, other in (said, said[::-1]):
         pairs = set(zip(other, other[1:]))
         triples = set(zip(other, other[1:], other[2:]))
         renewed = {w for i, w in enumerate(other) if NEWER_WORDS.intersection(other[max(0, i - MARKED_WITHIN):i])}
-        for before, word in set(zip(asks, asks[1:])) & set(zip(one, one[1:])):
+        for before, word in asked_pairs & set(zip(one, one[1:])):
             if before not in SPEAKERS and _bare(word) not in asked:
                 continue  # a verb after "I" may be a stop word ("I make"); a thing named is not
             for x, w in pairs:
@@ -562,7 +593,8 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     if _kept(earlier, later) or _of_another(earlier, later, question) or _level_not_goal(earlier, later, question):
         return False
     cosine = float(earlier.vector @ later.vector)
-    if not (cosine >= RENAMED_COSINE and renamed(earlier, later) or _differs(earlier, later, kind, asked, cosine)
+    if not (cosine >= RENAMED_COSINE and renamed(earlier, later)
+            or _differs(earlier, later, kind, asked, cosine, question)
             or state_asked and told_anew(earlier, later, kind, cosine, question, thing, asked_vector)
             or _came_after(earlier, later, question, cosine, asked_vector)):
         return False
@@ -728,15 +760,28 @@ def _of_another(earlier: Said, later: Said, question: str) -> bool:
     ("When does Maya have swim practice?"), unless `later` names no one and says only "he" or
     "she" ("his dose is 8mg now" for "How much Apoquel is Biscuit on?": the one the question
     names). Who is told of is for the question to say: "Carla handed the marketing meeting off to
-    Jorge" is the version of "The weekly marketing meeting is run by Carla"."""
+    Jorge" is the version of "The weekly marketing meeting is run by Carla". So is a question about
+    a person of the asker's that `earlier` tells of, where `later` tells of another of theirs only
+    ("My in-laws just moved to Tucson" for "Where do my parents live?": `_another_of_theirs`)."""
     if not (of_someone_else(later.text) or only_of_others(later.text)) or only_of_others(earlier.text):
         return False
-    if asks_of_the_asker(question) and says_i(earlier.text):
+    if asks_of_the_asker(question) and says_i(earlier.text) or _another_of_theirs(earlier, later, question):
         return True
     if only_of_others(later.text) and not _says_a_capital(told_prose(later.text)):
         return False
     before, after = earlier.text.lower(), later.text.lower()
     return any(n.lower() in before and n.lower() not in after for n in NAME.findall(question))
+
+
+def _another_of_theirs(earlier: Said, later: Said, question: str) -> bool:
+    """Whether the question asks about a person of the asker's ("my parents", "my daughter Ines":
+    one of PEOPLE) whom `earlier` tells of as theirs, and `later`, telling someone else's fact,
+    owns only others whom `earlier` does not ("My niece just transferred to Hawthorne, same school
+    as Ines!"; but "our son's family is relocating" after "Our son's family, with our two
+    grandkids, lives in Minneapolis" is the grandkids' move too)."""
+    asked = {w.rstrip("s") for w in WORD.findall(question.lower()) if w in PEOPLE}
+    before, owned = people_owned(earlier.text), people_owned(later.text)
+    return bool(asked & before) and bool(owned) and not (asked | before) & owned
 
 
 def _says_a_capital(text: str) -> bool:
@@ -772,7 +817,7 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
     if AMOUNT_ASKED.search(question) and AMOUNT.search(earlier.text) and not AMOUNT.search(told(later.text)) \
             and not NEGATED.search(told(later.text)):
         return False  # "How many dogs do we have?": "went with white oak in the end" counts none
-    if CLOCK_ASKED.search(question) and CLOCK_TIME.search(earlier.text) and not CLOCK_TIME.search(told(later.text)):
+    if _no_time_of_day(earlier, told(later.text), question):
         return False  # "What time is my spin class?": "spin is tues/thurs now" says no time of day
     if cosine >= VERSION_COSINE:
         return True
@@ -786,6 +831,12 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
         return False
     named = values(later.text)
     return not named or not named <= values(earlier.text)
+
+
+def _no_time_of_day(earlier: Said, later: str, question: str) -> bool:
+    """Whether the question asks a time of day (CLOCK_ASKED) that `earlier` says and `later` (a
+    text) does not."""
+    return bool(CLOCK_ASKED.search(question) and CLOCK_TIME.search(earlier.text) and not CLOCK_TIME.search(later))
 
 
 def _stems(text: str) -> set[str]:
@@ -821,12 +872,14 @@ def _called_new(later: Said, question: str, thing: str | None) -> bool:
         and marks_newer(later.text, frozenset({thing}))
 
 
-def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float) -> bool:
+def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float, question: str = "") -> bool:
     """Whether two near memories that both hold the question's words differ where it asks: a new
-    value for a value question, a negation on one side only for a yes-or-no question; and the
-    later is not told of someone else where the earlier is the speaker's own ("My wife got a new
-    phone, a Pixel 8" after "My phone is an iPhone 12")."""
-    if cosine < VERSION_COSINE or kind == "other":
+    value for a value question (a time of day for "what time", where the earlier says one: "Got a
+    window seat on the Boston flight, 14A" says no new landing time; said in a request too, "can
+    you remind me that it's rescheduled to 4:30 PM?"), a negation on one side only for a
+    yes-or-no question; and the later is not told of someone else where the earlier is the
+    speaker's own ("My wife got a new phone, a Pixel 8" after "My phone is an iPhone 12")."""
+    if cosine < VERSION_COSINE or kind == "other" or _no_time_of_day(earlier, later.text, question):
         return False
     if kind == "value":
         before, after = values(earlier.text), values(later.text)

@@ -66,11 +66,30 @@ OWNED_WITHIN = 3
 def _owns_a_person(text: str, at: int) -> bool:
     """Whether the "my" or "our" that ends at `at` owns a person: one of PEOPLE (or their
     possessive) within OWNED_WITHIN words."""
+    return _person_owned(text, at) is not None
+
+
+def _person_owned(text: str, at: int, whose: bool = False) -> str | None:
+    """The person the "my" or "our" that ends at `at` owns (`_owns_a_person`), as PEOPLE spells it;
+    `whose`: the last of a chain of possessives ("my brother's girlfriend" is the girlfriend)."""
+    found = None
     for word in WORD.findall(text[at:at + 60].lower())[:OWNED_WITHIN]:
         bare = re.sub(r"['’]s?$", "", word)
         if bare in PEOPLE:
-            return True
-    return False
+            found = bare
+            if not (whose and bare != word):
+                break
+    return found
+
+
+def people_owned(text: str) -> frozenset[str]:
+    """The people whose facts the first person of what a message tells speaks of ("My niece just
+    transferred to Hawthorne": niece; "My brother's girlfriend just moved": girlfriend), each
+    without a plural's s (parents and parent are one)."""
+    said = told_prose(text)
+    owned = (_person_owned(said, m.end(), whose=True) for m in FIRST_PERSON.finditer(said)
+             if m.group(1).lower() in OWNING)
+    return frozenset(p.rstrip("s") for p in owned if p)
 
 
 # A person owned after its name: "a coworker of mine", "friends of ours".
