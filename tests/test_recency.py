@@ -891,14 +891,20 @@ def test_a_change_of_another_person_of_the_askers_is_no_version(mem, user):
 
 def test_a_label_or_an_environment_the_question_names_tells_its_thing_apart(mem, user):
     """The question's "Android app's rating" is not another app's; its "production" is not
-    staging; an "eating-out" budget is another budget than groceries."""
+    staging; an "eating-out" budget is another budget than groceries; "my team" is "our team",
+    and not the mobile platform team."""
     _assert_versions(mem, user, [
             ("Our Android app has a 4.2 star rating.", "Our iPad app has a 3.9 star rating in the App Store.",
              "What's our Android app's rating?"),
             ("Production runs Node 18.", "upgraded staging to node 20 to try it out before anything else",
              "Which Node version is production on?"),
             ("my weekly grocery budget is $150", "our weekly eating-out budget is $80, separate from groceries",
-             "What's my weekly grocery budget?")], versions=False)
+             "What's my weekly grocery budget?"),
+            ("Our team ships releases on Tuesdays.", "The mobile platform team moved their releases to Fridays.",
+             "What day does my team ship releases?")], versions=False)
+    _assert_versions(mem, user, [
+            ("Our team ships releases on Tuesdays.", "We moved our releases to Fridays.",
+             "What day does my team ship releases?")], versions=True)
     _assert_versions(mem, user, [
             ("Production runs Node 18.", "production is on node 20 now, the rollout went fine",
              "Which Node version is production on?")], versions=True)

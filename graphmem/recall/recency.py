@@ -262,12 +262,22 @@ def _environment_apart(a: str, b: str, question: str) -> bool:
     return any(one & asked and not other & asked and other - asked for one, other in (named, named[::-1]))
 
 
+# The asker's own is said both ways: "my team" of a question is the "our team" of a memory.
+ONE_OWNER = {"our": "my", "we": "i"}
+
+
+def _owned_as_one(said: list[str]) -> list[str]:
+    """`_said`'s words with "our" and "we" read as "my" and "I" (ONE_OWNER)."""
+    return [ONE_OWNER.get(w, w) for w in said]
+
+
 def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     """Whether `a` and `b` name two things where the question names one of them: the question's
     "web app" is in one, and the other has "mobile app" (a word the question lacks), even beside
     "web app" ("my major GPA is 3.9, higher than my overall GPA"); its "my flight" or "my blood
     pressure" is in one, and the other has "my return flight" or "dad's blood pressure"; its "I
-    make" is in one, and the other has "my wife makes"; its "my sister's birthday" is in one,
+    make" is in one, and the other has "my wife makes" (its "my team" is "our team" of a memory,
+    and "the data platform team" another); its "my sister's birthday" is in one,
     and the other has "my birthday"; or one names the question's thing only to set another
     against it (`_contrasted`); or the question tells its thing apart by a label that one gives
     and the other does not ("unit B" against "Unit A": `_labelled_apart`), or an environment the
@@ -290,8 +300,7 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
             return any(another(part.rstrip("s")) for part in x.split("-"))
         return len(x) >= 3 and x not in stop and x not in asked and x not in VERSION_WORDS
 
-    asks = _said(prose(question))
-    said = _said(a), _said(b)
+    asks, said = _owned_as_one(_said(prose(question))), (_owned_as_one(_said(a)), _owned_as_one(_said(b)))
     # the word a pair of the question's words goes on to in a longer name ("challenge" after
     # "winter reading"); a person's name is none ("attorney Stephanie" names her, not an attorney)
     names = {w for name in NAME.findall(question) for w in _said(name)}
