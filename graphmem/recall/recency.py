@@ -881,7 +881,7 @@ def _called_new(later: Said, question: str, thing: str | None) -> bool:
         and marks_newer(later.text, frozenset({thing}))
 
 
-def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float, question: str = "") -> bool:
+def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float, question: str) -> bool:
     """Whether two near memories that both hold the question's words differ where it asks: a new
     value for a value question (a time of day for "what time", where the earlier says one: "Got a
     window seat on the Boston flight, 14A" says no new landing time; said in a request too, "can
