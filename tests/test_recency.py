@@ -880,7 +880,9 @@ def test_a_change_of_another_person_of_the_askers_is_no_version(mem, user):
             ("My son Leo goes to Oakwood Elementary.", "My nephew just switched to Oakwood too, same class as Leo!",
              "Which school does my son Leo go to?"),
             ("My sister lives in Leeds.", "My sister's boyfriend just moved to Bristol for work.",
-             "Where does my sister live?")], versions=False)
+             "Where does my sister live?"),
+            ("My in-laws live in Phoenix.", "My cousin just moved to Scottsdale, twenty minutes away.",
+             "Where do my in-laws live?")], versions=False)
     _assert_versions(mem, user, [
             ("Our daughter's family, with our three grandkids, lives in Ohio.",
              "our daughter's family is moving from Ohio to Texas next month", "Where do the grandkids live now?"),

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from graphmem.recall.recency import restated
-from graphmem.recall.telling import only_of_others, says_i
+from graphmem.recall.telling import only_of_others, people_named, people_owned, says_i
 from graphmem.recall.whose import asks_of_the_asker, mine_first, of_someone_else, of_the_speaker
 
 JANUARY, JUNE = (datetime(2024, m, 5, 9, tzinfo=timezone.utc) for m in (1, 6))
@@ -107,6 +107,13 @@ def test_a_person_the_speaker_acts_with_or_for_does_not_make_the_fact_theirs():
     assert not of_someone_else("Sold the Civic to my nephew and picked up a used Model 3.")
     assert of_someone_else("My sister just moved in with my parents.")  # the sister's, whoever she lives with
     assert says_i("living in hinton james, rooming with my teammate abby")  # the speaker's first person
+
+
+def test_the_people_a_text_names_and_those_whose_fact_it_tells():
+    assert people_named("When do my in-laws visit my sister's place?") == {"in-laws", "sister"}
+    assert people_named("What's my job?") == frozenset()
+    assert people_owned("My brother's girlfriend just moved to Bristol.") == {"girlfriend"}
+    assert people_owned("Sold the Civic to my nephew, and my niece got a bike.") == {"niece"}  # acted for: no fact
 
 
 

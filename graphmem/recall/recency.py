@@ -54,7 +54,8 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
-from .telling import PEOPLE, asks_of_the_asker, of_someone_else, only_of_others, people_owned, says_i, told, told_prose
+from .telling import (asks_of_the_asker, of_someone_else, only_of_others, people_named, people_owned, says_i, told,
+                      told_prose)
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
@@ -788,7 +789,7 @@ def _another_of_theirs(earlier: Said, later: Said, question: str) -> bool:
     owns only others whom `earlier` does not ("My niece just transferred to Hawthorne, same school
     as Ines!"; but "our son's family is relocating" after "Our son's family, with our two
     grandkids, lives in Minneapolis" is the grandkids' move too)."""
-    asked = {w.rstrip("s") for w in WORD.findall(question.lower()) if w in PEOPLE}
+    asked = {p.rstrip("s") for p in people_named(question)}
     before, owned = people_owned(earlier.text), people_owned(later.text)
     return bool(asked & before) and bool(owned) and not (asked | before) & owned
 

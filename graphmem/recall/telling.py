@@ -88,8 +88,14 @@ def people_owned(text: str) -> frozenset[str]:
     without a plural's s (parents and parent are one)."""
     said = told_prose(text)
     owned = (_person_owned(said, m.end(), whose=True) for m in FIRST_PERSON.finditer(said)
-             if m.group(1).lower() in OWNING)
+             if m.group(1).lower() in OWNING and not _acted_for(said, m.start()))
     return frozenset(p.rstrip("s") for p in owned if p)
+
+
+def people_named(text: str) -> frozenset[str]:
+    """The PEOPLE a text names, owned or not, each as PEOPLE spells it ("my sister's car" and "the
+    in-laws" name sister and in-laws)."""
+    return frozenset(bare for word in WORD.findall(text.lower()) if (bare := re.sub(r"['’]s?$", "", word)) in PEOPLE)
 
 
 # A person owned after its name: "a coworker of mine", "friends of ours".
@@ -98,6 +104,11 @@ OWNED_BEFORE = re.compile(r"([a-z][a-z'’-]*)\s+of\s+$", re.IGNORECASE)
 
 # A person owned after these is whom the speaker acts with or for, not whose fact it tells.
 ACTED_FOR = re.compile(r"\b(with|to|for)\s+$", re.IGNORECASE)
+
+
+def _acted_for(text: str, at: int) -> bool:
+    """Whether the first-person word that starts at `at` follows "with", "to" or "for" (ACTED_FOR)."""
+    return ACTED_FOR.search(text[max(0, at - 12):at]) is not None
 
 
 def _first_person(text: str) -> tuple[int, int]:
@@ -109,7 +120,7 @@ def _first_person(text: str) -> tuple[int, int]:
     for m in FIRST_PERSON.finditer(text):
         word = m.group(1).lower()
         owns = word in OWNING and _owns_a_person(text, m.end())
-        if owns and ACTED_FOR.search(text[max(0, m.start() - 12):m.start()]):
+        if owns and _acted_for(text, m.start()):
             continue
         said += 1
         before = OWNED_BEFORE.search(text[max(0, m.start() - 30):m.start()]) if word in ("mine", "ours") else None
@@ -170,4 +181,4 @@ def asks_of_the_asker(question: str) -> bool:
     theirs ("Where does my sister live?" asks about her), nor any of PEOPLE ("How many children
     do I have?" asks about them)."""
     said, owning = _first_person(question)
-    return said > 0 and owning == 0 and not PEOPLE.intersection(WORD.findall(question.lower()))
+    return said > 0 and owning == 0 and not people_named(question)
