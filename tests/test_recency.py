@@ -929,3 +929,30 @@ def test_a_label_s_digit_is_no_new_amount(mem, user):
                      versions=False)
     _assert_versions(mem, user, [("The v2 team is 6 people.", "The v2 team is 9 people now after the hires.",
                                   question)], versions=True)
+
+
+def test_what_the_speaker_read_or_heard_reported_is_no_change_of_theirs(mem, user):
+    """A headline, a study or a source the speaker cites tells no change of their own, up to the
+    word that joins their own to it ("read the news and moved my savings")."""
+    _assert_versions(mem, user, [
+            ("I take 2000 IU of vitamin D every day.",
+             "Saw a headline that 4000 IU of vitamin D cut fracture risk in older adults.",
+             "How much vitamin D do I take?"),
+            ("My coffee is a double espresso every morning.",
+             "A new study found that people who switched to decaf slept an hour longer.",
+             "What coffee do I drink in the morning?")], versions=False)
+    _assert_versions(mem, user, [
+            ("I take 2000 IU of vitamin D every day.",
+             "Read an article on bone health and upped my vitamin D to 4000 IU.",
+             "How much vitamin D do I take?")], versions=True)
+
+
+def test_a_race_or_plan_named_by_a_number_is_told_apart_from_the_one_set_against_it(mem, user):
+    """"My 10k best is 46:10, slow compared to my 5k" gives no 5k best: the question's "5k" is said
+    there only against the 10k."""
+    _assert_versions(mem, user, [
+            ("My 5k best is 21:40.", "My 10k best is 46:10, which feels slow compared to my 5k.",
+             "What's my 5k best?")], versions=False)
+    _assert_versions(mem, user, [
+            ("My 5k best is 21:40.", "New 5k best this weekend: 20:55, way faster than my 10k pace.",
+             "What's my 5k best?")], versions=True)

@@ -211,13 +211,22 @@ def _said(text: str) -> list[str]:
     return [w if w.endswith(POSSESSOR) or w in stop else w.rstrip("s") for w in said]
 
 
-def _contrasted(a: str, b: str, asked: frozenset[str]) -> bool:
+# A name that opens with a number, which `words` does not read: a race ("5k", "10k"), a plan ("401k").
+NUMBERED = re.compile(r"\b\d+[a-z]+\b")
+
+
+def _named(text: str) -> frozenset[str]:
+    """`words` of a text and the names in it that open with a number (NUMBERED)."""
+    return words(text) | frozenset(NUMBERED.findall(text.lower()))
+
+
+def _contrasted(a: str, b: str, question: str) -> bool:
     """Whether one of `a` and `b` (their prose) says a question word only in a phrase that sets
     another thing against it (CONTRAST: "my 10k best is 46:10, slow compared to my 5k"), and the
     other says it outside one: the question asks for the other's thing."""
-    said, outside = [words(x) for x in (a, b)], [words(CONTRAST.sub(" ", x)) for x in (a, b)]
+    said, outside = [_named(x) for x in (a, b)], [_named(CONTRAST.sub(" ", x)) for x in (a, b)]
     only_contrasted = [s - o for s, o in zip(said, outside)]
-    return bool(asked & (only_contrasted[0] & outside[1] | only_contrasted[1] & outside[0]))
+    return bool(_named(question) & (only_contrasted[0] & outside[1] | only_contrasted[1] & outside[0]))
 
 
 # A thing told apart by a label after its noun ("unit B", "Plan A", "building 3"): the question's
@@ -292,7 +301,7 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     beside the question's thing where one of them gives a number of it ("12 conditional
     probability problems", beside "dependent event problems": `_counted`)."""
     a, b = prose(a), prose(b)  # code says no thing a question names: each text's prose, read once
-    if _contrasted(a, b, asked) or _labelled_apart(a, b, question) or _environment_apart(a, b, question):
+    if _contrasted(a, b, question) or _labelled_apart(a, b, question) or _environment_apart(a, b, question):
         return True
     stop = _stop_words()
 
@@ -551,10 +560,23 @@ def _the_agents(said: Said) -> bool:
     return (said.speaker or "").lower() in ADVISORS
 
 
+# What the speaker saw, read or heard reported, which tells no change of theirs ("Saw a headline that
+# 4000 IU of vitamin D cut fracture risk", "a new study found that", "according to the FDA"): from the
+# report to the end of its clause, or to a word that joins the speaker's own to it ("read the news
+# and moved my savings").
+CLAUSE_ON = r"(?:(?!\b(?:and|but|so|then)\b)[^,;!?.]|\.(?!\s))*"
+REPORTED = re.compile(r"\b(?:saw|seen|read|heard|watched)\s+(?:a|an|the|this|that|some|one)\s+(?:[\w-]+\s+){0,2}?"
+                      r"(?:headlines?|articles?|stud(?:y|ies)|posts?|pieces?|papers?|reports?|stor(?:y|ies)|tweets?|"
+                      r"threads?|videos?|podcasts?|news|reviews?|blogs?)\b" + CLAUSE_ON +
+                      r"|\b(?:stud(?:y|ies)|surveys?|reports?|papers?|trials?)\s+"
+                      r"(?:found|find|finds|says|say|shows?|showed|suggests?|suggested|claims?|claimed)\b" + CLAUSE_ON +
+                      r"|\baccording to\b" + CLAUSE_ON, re.IGNORECASE)
+
+
 @lru_cache(maxsize=64)  # a later memory is read by `renamed` and by the nearer rule, against each earlier one
 def _told_not_weighed(text: str) -> str:
-    """What a text tells (`told`), less what it only weighs (`WEIGHED`)."""
-    return WEIGHED.sub(" ", told(text))
+    """What a text tells (`told`), less what it only weighs (`WEIGHED`) or reports (`REPORTED`)."""
+    return REPORTED.sub(" ", WEIGHED.sub(" ", told(text)))
 
 
 # The thing a change leaves behind, named right after the words that leave it ("moved off square",
@@ -884,15 +906,16 @@ def _called_new(later: Said, question: str, thing: str | None) -> bool:
 
 def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosine: float, question: str) -> bool:
     """Whether two near memories that both hold the question's words differ where it asks: a new
-    value for a value question (a time of day for "what time", where the earlier says one: "Got a
-    window seat on the Boston flight, 14A" says no new landing time; said in a request too, "can
-    you remind me that it's rescheduled to 4:30 PM?"), a negation on one side only for a
+    value for a value question, not one the later only reports ("Saw a headline that 4000 IU of
+    vitamin D cut fracture risk": `REPORTED`), a time of day for "what time" where the earlier
+    says one ("Got a window seat on the Boston flight, 14A" says no new landing time; said in a
+    request too, "can you remind me that it's rescheduled to 4:30 PM?"), a negation on one side only for a
     yes-or-no question; and the later is not told of someone else where the earlier is the
     speaker's own ("My wife got a new phone, a Pixel 8" after "My phone is an iPhone 12")."""
     if cosine < VERSION_COSINE or kind == "other" or _no_time_of_day(earlier, later.text, question):
         return False
-    if kind == "value":
-        before, after = values(earlier.text), values(later.text)
+    if kind == "value":  # a value only reported ("saw a headline that 4000 IU ...") is none of the speaker's
+        before, after = values(earlier.text), values(REPORTED.sub(" ", later.text))
         if not before or not after or not after - before:
             return False
     elif bool(NEGATED.search(earlier.text)) == bool(NEGATED.search(later.text)):
