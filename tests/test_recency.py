@@ -956,3 +956,29 @@ def test_a_race_or_plan_named_by_a_number_is_told_apart_from_the_one_set_against
     _assert_versions(mem, user, [
             ("My 5k best is 21:40.", "New 5k best this weekend: 20:55, way faster than my 10k pace.",
              "What's my 5k best?")], versions=True)
+
+
+def test_an_amount_asked_is_told_anew_only_by_an_amount_or_an_end(mem, user):
+    """"How big is our Q3 budget?": a later update of the Q3 plan that gives no amount ("Q3"
+    labels the plan) is no version of the budget, however it names it; one that ends the thing
+    is."""
+    _assert_versions(mem, user, [
+            ("Our Q3 marketing budget is $120k.",
+             "Q3 marketing plan update: Jenna owns the paid social piece now and we're adding a podcast sponsorship.",
+             "How big is our Q3 marketing budget?")], versions=False)
+    _assert_versions(mem, user, [
+            ("I pay $45 a month for my gym membership.", "I cancelled my gym membership, I run outside now.",
+             "How much do I pay for my gym membership?")], versions=True)
+
+
+def test_a_person_of_the_one_asked_about_tells_their_own_fact(mem, user):
+    """"Does my son Dev still play soccer?": "Dev's best friend Arjun quit soccer" is the friend's
+    fact, not Dev's; "Dev quit soccer" is Dev's."""
+    question = "Does my son Dev still play soccer?"
+    older = "My son Dev plays travel soccer, with practice Tuesdays and Thursdays."
+    _assert_versions(mem, user, [
+            (older, "Dev's best friend Arjun quit soccer for the swim team and Dev's pretty sad about it.", question),
+            ("Maya works at Google as a designer.", "Maya's husband just switched from Google to Meta.",
+             "Where does Maya work?")], versions=False)
+    _assert_versions(mem, user, [(older, "Dev quit soccer for the swim team, he's pretty sad about it.", question)],
+                     versions=True)

@@ -54,8 +54,8 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
-from .telling import (asks_of_the_asker, of_someone_else, only_of_others, people_named, people_owned, says_i, told,
-                      told_prose)
+from .telling import (asks_of_the_asker, of_someone_else, only_of_others, opens_with_a_person_of, people_named,
+                      people_owned, says_i, told, told_prose)
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
@@ -625,7 +625,7 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     if _kept(earlier, later) or _of_another(earlier, later, question) or _level_not_goal(earlier, later, question):
         return False
     cosine = float(earlier.vector @ later.vector)
-    if not (cosine >= RENAMED_COSINE and renamed(earlier, later)
+    if not (cosine >= RENAMED_COSINE and renamed(earlier, later) and not _no_amount(earlier, later, question)
             or _differs(earlier, later, kind, asked, cosine, question)
             or state_asked and told_anew(earlier, later, kind, cosine, question, thing, asked_vector)
             or _came_after(earlier, later, question, cosine, asked_vector)):
@@ -634,6 +634,16 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
             and not _names_anew(earlier, later, question):
         return False
     return not other_thing(earlier.text, later.text, question, asked)  # the dearest check, last, once
+
+
+def _no_amount(earlier: Said, later: Said, question: str) -> bool:
+    """Whether the question asks an amount ("How many dogs do we have?", "How big is our Q3
+    budget?") that `earlier` gives and `later` tells none of, nor that it ended: "went with white
+    oak in the end" counts no dogs, "Q3 plan update: Jenna owns paid social now" gives no budget
+    ("Q3" labels it), where "cancelled the gym, no more fees" ends the amount."""
+    said = told(later.text)
+    return bool(AMOUNT_ASKED.search(question) and AMOUNT.search(earlier.text)) \
+        and not AMOUNT.search(said) and not NEGATED.search(said)
 
 
 # A goal and how far one has come are two facts: "my goal is 160 by summer" holds after "Down to 174!"
@@ -794,7 +804,12 @@ def _of_another(earlier: Said, later: Said, question: str) -> bool:
     names). Who is told of is for the question to say: "Carla handed the marketing meeting off to
     Jorge" is the version of "The weekly marketing meeting is run by Carla". So is a question about
     a person of the asker's that `earlier` tells of, where `later` tells of another of theirs only
-    ("My in-laws just moved to Tucson" for "Where do my parents live?": `_another_of_theirs`)."""
+    ("My in-laws just moved to Tucson" for "Where do my parents live?": `_another_of_theirs`), and
+    one about a person the question names where `later` opens with a person of theirs ("Dev's best
+    friend Arjun quit soccer" for "Does my son Dev still play soccer?")."""
+    if any(opens_with_a_person_of(later.text, n) and not opens_with_a_person_of(earlier.text, n)
+           for n in NAME.findall(question)):
+        return True
     if not (of_someone_else(later.text) or only_of_others(later.text)) or only_of_others(earlier.text):
         return False
     if asks_of_the_asker(question) and says_i(earlier.text) or _another_of_theirs(earlier, later, question):
@@ -846,9 +861,8 @@ def told_anew(earlier: Said, later: Said, kind: str, cosine: float, question: st
         return False
     if (only_called_new or cosine < VERSION_COSINE) and of_someone_else(later.text):
         return False
-    if AMOUNT_ASKED.search(question) and AMOUNT.search(earlier.text) and not AMOUNT.search(told(later.text)) \
-            and not NEGATED.search(told(later.text)):
-        return False  # "How many dogs do we have?": "went with white oak in the end" counts none
+    if _no_amount(earlier, later, question):
+        return False
     if _no_time_of_day(earlier, told(later.text), question):
         return False  # "What time is my spin class?": "spin is tues/thurs now" says no time of day
     if cosine >= VERSION_COSINE:

@@ -92,6 +92,14 @@ def people_owned(text: str) -> frozenset[str]:
     return frozenset(p.rstrip("s") for p in owned if p)
 
 
+def opens_with_a_person_of(text: str, name: str) -> bool:
+    """Whether what a message tells opens with a person of `name`'s ("Dev's best friend Arjun quit
+    soccer", "Maya's husband took a job at Meta"): the fact is that person's, not `name`'s."""
+    said = told_prose(text)
+    opening = re.match(rf"\W*{re.escape(name)}['’]s\b", said, re.IGNORECASE)
+    return opening is not None and _person_owned(said, opening.end()) is not None
+
+
 def people_named(text: str) -> frozenset[str]:
     """The PEOPLE a text names, owned or not, each as PEOPLE spells it ("my sister's car" and "the
     in-laws" name sister and in-laws)."""
