@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from graphmem.recall.recency import restated
-from graphmem.recall.telling import only_of_others, people_named, people_owned, says_i
+from graphmem.recall.telling import only_of_others, opens_with_a_person_of, people_named, people_owned, says_i
 from graphmem.recall.whose import asks_of_the_asker, mine_first, of_someone_else, of_the_speaker
 
 JANUARY, JUNE = (datetime(2024, m, 5, 9, tzinfo=timezone.utc) for m in (1, 6))
@@ -114,6 +114,14 @@ def test_the_people_a_text_names_and_those_whose_fact_it_tells():
     assert people_named("What's my job?") == frozenset()
     assert people_owned("My brother's girlfriend just moved to Bristol.") == {"girlfriend"}
     assert people_owned("Sold the Civic to my nephew, and my niece got a bike.") == {"niece"}  # acted for: no fact
+
+
+def test_a_message_that_opens_with_a_person_of_someone_tells_that_persons_fact():
+    assert opens_with_a_person_of("Dev's best friend Arjun quit soccer for the swim team.", "Dev")
+    assert opens_with_a_person_of("Maya's husband just took a job at Meta.", "Maya")
+    assert not opens_with_a_person_of("Maya's with her husband in Rome this week.", "Maya")  # "'s" is "is"
+    assert not opens_with_a_person_of("Maya's a friend of mine from college.", "Maya")
+    assert not opens_with_a_person_of("So glad: Arjun's brother got in too.", "Maya")
 
 
 

@@ -55,7 +55,7 @@ from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
 from .telling import (asks_of_the_asker, of_someone_else, only_of_others, opens_with_a_person_of, people_named,
-                      people_owned, says_i, told, told_prose)
+                      people_owned, says_i, stop_words, told, told_prose)
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
@@ -168,18 +168,11 @@ def asks_a_fact(question: str, reading: str = "present") -> bool:
     return question_kind(question) != "other" or bool(ASKS_FACT.search(question))
 
 
-@lru_cache(maxsize=1)
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS  # here: the one-shot CLI commands import no spaCy
-
-    return frozenset(STOP_WORDS)
-
-
 @lru_cache(maxsize=64)  # the best memory's text is read once for each memory below it
 def words(text: str) -> frozenset[str]:
     """The content words of a text, a trailing s dropped (deadline, deadlines) and a possessive
     or "is" ("what's", "Maya's", "my parents'")."""
-    stop = _stop_words()
+    stop = stop_words()
     said = (_unowned(w) for w in WORD.findall(text.lower().replace("’", "'")))
     return frozenset(w.rstrip("s") for w in said if len(w) >= 3 and w not in stop)
 
@@ -206,7 +199,7 @@ def _said(text: str) -> list[str]:
     """The words of a text (its prose) in order, as `words` keys them, but a possessor stays one
     ("dad's", and "parents'" as "parent's"), and "I"; a stop word stays whole ("is" is not "I",
     "this" no "thi" that names a thing)."""
-    stop = _stop_words()
+    stop = stop_words()
     said = (w[:-2] + POSSESSOR if w.endswith("s'") else w for w in SAID.findall(text.lower().replace("’", "'")))
     return [w if w.endswith(POSSESSOR) or w in stop else w.rstrip("s") for w in said]
 
@@ -238,7 +231,7 @@ def _labelled_apart(a: str, b: str, question: str) -> bool:
     """Whether the question names a thing by a label after its noun (LABELLED) that one of `a` and
     `b` gives that noun and the other does not, giving it others only: "Unit A at Oak St turned
     over" is not unit B of "unit A rents for $1,250 and unit B for $1,300"."""
-    stop = _stop_words()
+    stop = stop_words()
     for noun, label in LABELLED.findall(question):
         if noun.lower() in stop:
             continue
@@ -303,7 +296,7 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     a, b = prose(a), prose(b)  # code says no thing a question names: each text's prose, read once
     if _contrasted(a, b, question) or _labelled_apart(a, b, question) or _environment_apart(a, b, question):
         return True
-    stop = _stop_words()
+    stop = stop_words()
 
     def another(x: str) -> bool:  # a word that names something the question does not
         if "-" in x:  # "dining-out" names another budget; "per-key" of "the per-key rate limit" none
@@ -353,7 +346,7 @@ CLOCK_WORDS = {"am", "pm"}
 
 def numbers_of(question: str) -> list[tuple[str, str]]:
     """The (number, thing) pairs a question gives: "15 problems" is ("15", "problem")."""
-    stop = _stop_words()
+    stop = stop_words()
     out = []
     for number, thing in NUMBER_OF.findall(prose(question).lower()):
         number = number.rstrip(".,")
@@ -834,7 +827,7 @@ def _another_of_theirs(earlier: Said, later: Said, question: str) -> bool:
 def _says_a_capital(text: str) -> bool:
     """Whether a text says a capitalised word that is no stop word, a sentence's first too: a
     name may open one ("Eli quit travel soccer"), where NAME reads none."""
-    stop = _stop_words()
+    stop = stop_words()
     return any(w.lower() not in stop for w in CAPITALISED.findall(text))
 
 
@@ -928,7 +921,7 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
     speaker's own ("My wife got a new phone, a Pixel 8" after "My phone is an iPhone 12")."""
     if cosine < VERSION_COSINE or kind == "other" or _no_time_of_day(earlier, later.text, question):
         return False
-    if kind == "value":  # a value only reported ("saw a headline that 4000 IU ...") is none of the speaker's
+    if kind == "value":
         before, after = values(earlier.text), values(REPORTED.sub(" ", later.text))
         if not before or not after or not after - before:
             return False

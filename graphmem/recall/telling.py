@@ -97,7 +97,21 @@ def opens_with_a_person_of(text: str, name: str) -> bool:
     soccer", "Maya's husband took a job at Meta"): the fact is that person's, not `name`'s."""
     said = told_prose(text)
     opening = re.match(rf"\W*{re.escape(name)}['’]s\b", said, re.IGNORECASE)
-    return opening is not None and _person_owned(said, opening.end()) is not None
+    if opening is None:
+        return False
+    # the person right after, or after one word that is no function word: "Dev's best friend",
+    # not "Maya's with her husband" nor "Maya's a friend of mine" (her "'s" is an "is")
+    after = [re.sub(r"['’]s?$", "", w) for w in WORD.findall(said[opening.end():opening.end() + 60].lower())[:2]]
+    return bool(after) and (after[0] in PEOPLE or len(after) == 2 and after[1] in PEOPLE
+                            and after[0] not in stop_words())
+
+
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words."""
+    from spacy.lang.en.stop_words import STOP_WORDS  # here: the one-shot CLI commands import no spaCy
+
+    return frozenset(STOP_WORDS)
 
 
 def people_named(text: str) -> frozenset[str]:
