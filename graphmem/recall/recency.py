@@ -916,9 +916,9 @@ def _differs(earlier: Said, later: Said, kind: str, asked: frozenset[str], cosin
     value for a value question, not one the later only reports ("Saw a headline that 4000 IU of
     vitamin D cut fracture risk": `REPORTED`), a time of day for "what time" where the earlier
     says one ("Got a window seat on the Boston flight, 14A" says no new landing time; said in a
-    request too, "can you remind me that it's rescheduled to 4:30 PM?"), a negation on one side only for a
-    yes-or-no question; and the later is not told of someone else where the earlier is the
-    speaker's own ("My wife got a new phone, a Pixel 8" after "My phone is an iPhone 12")."""
+    request too, "can you remind me that it's rescheduled to 4:30 PM?"), a negation on one side
+    only for a yes-or-no question; and the later is not told of someone else where the earlier is
+    the speaker's own ("My wife got a new phone, a Pixel 8" after "My phone is an iPhone 12")."""
     if cosine < VERSION_COSINE or kind == "other" or _no_time_of_day(earlier, later.text, question):
         return False
     if kind == "value":

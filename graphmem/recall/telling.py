@@ -61,6 +61,25 @@ OWNING = {"my", "our"}
 WORD = re.compile(r"[a-z][a-z'’-]*")
 # How many words may stand between "my" and the person: "my older sister", "my best friend's".
 OWNED_WITHIN = 3
+POSSESSIVE = re.compile(r"['’]s?$")
+
+
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words."""
+    from spacy.lang.en.stop_words import STOP_WORDS  # here: the one-shot CLI commands import no spaCy
+
+    return frozenset(STOP_WORDS)
+
+
+def _without_possessive(word: str) -> str:
+    """A word without its possessive: "sister's" and "parents'" are sister and parents."""
+    return POSSESSIVE.sub("", word)
+
+
+def _words_after(text: str, at: int, many: int) -> list[str]:
+    """The first `many` words (WORD) of `text` from `at`, lower-cased."""
+    return WORD.findall(text[at:at + 60].lower())[:many]
 
 
 def _owns_a_person(text: str, at: int) -> bool:
@@ -73,8 +92,8 @@ def _person_owned(text: str, at: int, whose: bool = False) -> str | None:
     """The person the "my" or "our" that ends at `at` owns (`_owns_a_person`), as PEOPLE spells it;
     `whose`: the last of a chain of possessives ("my brother's girlfriend" is the girlfriend)."""
     found = None
-    for word in WORD.findall(text[at:at + 60].lower())[:OWNED_WITHIN]:
-        bare = re.sub(r"['’]s?$", "", word)
+    for word in _words_after(text, at, OWNED_WITHIN):
+        bare = _without_possessive(word)
         if bare in PEOPLE:
             found = bare
             if not (whose and bare != word):
@@ -101,23 +120,15 @@ def opens_with_a_person_of(text: str, name: str) -> bool:
         return False
     # the person right after, or after one word that is no function word: "Dev's best friend",
     # not "Maya's with her husband" nor "Maya's a friend of mine" (her "'s" is an "is")
-    after = [re.sub(r"['’]s?$", "", w) for w in WORD.findall(said[opening.end():opening.end() + 60].lower())[:2]]
+    after = [_without_possessive(w) for w in _words_after(said, opening.end(), 2)]
     return bool(after) and (after[0] in PEOPLE or len(after) == 2 and after[1] in PEOPLE
                             and after[0] not in stop_words())
-
-
-@lru_cache(maxsize=1)
-def stop_words() -> frozenset[str]:
-    """spaCy's English stop words."""
-    from spacy.lang.en.stop_words import STOP_WORDS  # here: the one-shot CLI commands import no spaCy
-
-    return frozenset(STOP_WORDS)
 
 
 def people_named(text: str) -> frozenset[str]:
     """The PEOPLE a text names, owned or not, each as PEOPLE spells it ("my sister's car" and "the
     in-laws" name sister and in-laws)."""
-    return frozenset(bare for word in WORD.findall(text.lower()) if (bare := re.sub(r"['’]s?$", "", word)) in PEOPLE)
+    return frozenset(bare for word in WORD.findall(text.lower()) if (bare := _without_possessive(word)) in PEOPLE)
 
 
 # A person owned after its name: "a coworker of mine", "friends of ours".
