@@ -58,6 +58,23 @@ def test_mask_leaves_plain_prose_alone():
     assert masked.text == text and masked.spans == []
 
 
+def test_typographic_quotes_are_parsed_as_plain_ones_and_code_stays_as_written():
+    masked = mask("I don’t like “smart” quotes in `print(‘x’)`.")
+    assert masked.text.startswith("I don't like \"smart\" quotes in ")
+    assert masked.restore(masked.text) == "I don't like \"smart\" quotes in `print(‘x’)`."
+    assert mask("It’s Joe’s.").text == "It's Joe's."
+
+
+def test_a_name_typed_with_a_typographic_apostrophe_is_the_one_typed_plain(mem, user):
+    """One person's "Trader Joe’s" is another's "Trader Joe's": one entity, matched by its name;
+    the memory keeps the text as it was typed."""
+    said = "I do our weekly shop at Trader Joe’s on Saturdays."
+    mem.add([("user", said)], user=user, at=WHEN)
+    asked = mem.recall("What do I buy at Trader Joe's?", user=user)
+    assert any(e.how == "name" and e.name.startswith("Trader Joe") for e in asked.analysis.entities)
+    assert [m.text for m in mem.memories(user)] == [said]
+
+
 def test_a_long_message_past_the_parse_limit_keeps_its_rest_verbatim():
     prose = " ".join(f"Sentence number {i} talks about topic {i}." for i in range(200))
     masked = mask(prose, prose_limit=500)

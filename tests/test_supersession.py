@@ -895,3 +895,28 @@ def test_each_clause_names_the_environment_of_its_release_and_a_release_of_none_
     assert read("Prod stays on Postgres 14, staging runs Postgres 16.") == [(("production",), "14"), (("staging",), "16")]
     # the parse puts "staging" under "Postgres 14" and no environment in the clause of 16: neither read
     assert read("Prod stays on Postgres 14 and staging runs Postgres 16.") == []
+
+
+# Phones and word processors type "I’m" and "don’t": each pair as written by the sets' writers,
+# its apostrophes typographic.
+TYPED_ON_A_PHONE = [
+    ("Am I dating anyone?", "I’m single right now.", "I’ve been seeing someone named Jamie for about a month now."),
+    ("What diabetes medication am I taking?", "I’m on metformin 500mg twice a day.",
+     "My endocrinologist took me off metformin and started me on Ozempic. How should I handle the nausea?"),
+    ("Where do I work?", "I’m a product designer at Hearthstone Labs.",
+     "First week at Calyx Health as a senior UX designer went well! How should I approach a 30-60-90 day plan?"),
+]
+
+
+@pytest.mark.parametrize("question, older, newer", TYPED_ON_A_PHONE)
+def test_an_update_typed_with_typographic_apostrophes_is_read_as_one_typed_plain(mem, user, question, older, newer):
+    """The parse, the claims and recall's reading of versions read "I’m" as "I'm": the update is
+    linked and answered as its plain twin is, and the question is answered as it was typed."""
+    plain = [text.replace("’", "'") for text in (question, older, newer)]
+    for who, (asked, old_text, new_text) in ((f"{user}-phone", (question, older, newer)), (f"{user}-plain", plain)):
+        old = mem.add([("user", old_text)], user=who, at=JAN).memory_ids[0]
+        new = mem.add([("user", new_text)], user=who, at=JUN).memory_ids[0]
+        answer = mem.recall(asked, user=who)
+        order = [m.uid for m in answer.memories]
+        assert order.index(new) < order.index(old), (who, question)
+        assert answer.query == asked

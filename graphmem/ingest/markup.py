@@ -98,7 +98,7 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
     characters (see the module's docstring)."""
     long = prose_limit is not None and len(text) > prose_limit
     if STEM in text or not (long or any(c in text for c in "`\\<~$#")):
-        return Masked(text)
+        return Masked(plain_quotes(text))
     spans: list[tuple[str, str]] = []
 
     def placeholder(match: re.Match) -> str:
@@ -109,13 +109,25 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
         after = " " if match.end() < len(text) and text[match.end()].isalnum() else ""
         return f"{before}{STEM}{len(spans) - 1}{after}"
 
-    masked = SPANS.sub(placeholder, text)
+    masked = plain_quotes(SPANS.sub(placeholder, text))  # the spans stay as written
     if prose_limit is not None and len(masked) > prose_limit:
         cut = _boundary(masked, prose_limit)
         if cut < len(masked):
             spans.append(("rest", masked[cut:]))
             masked = f"{masked[:cut]}{STEM}{len(spans) - 1}"
     return Masked(masked, spans)
+
+
+# Typographic quotes, as phones and word processors type them, read as the plain ones: every
+# reader of words (the parse, the readings of claims and of versions) knows "don't" and
+# "Joe's", and one person's "Joe’s" is the same place as another's "Joe's". One character for
+# one, so that a text's offsets hold.
+PLAIN_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def plain_quotes(text: str) -> str:
+    """`text` with its typographic quotes and apostrophes read as plain ones (PLAIN_QUOTES)."""
+    return text.translate(PLAIN_QUOTES)
 
 
 def prose(text: str) -> str:

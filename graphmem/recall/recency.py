@@ -49,13 +49,13 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..ingest.claims import ADVISORS, ASKING_YOU, CHANGED, NUMBERS
-from ..ingest.markup import prose
+from ..ingest.markup import plain_quotes, prose
 from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
 from .telling import (asks_of_the_asker, of_someone_else, only_of_others, opens_with_a_person_of, people_named,
-                      people_owned, says_i, stop_words, told, told_prose)
+                      people_owned, says_i, stop_words, told, told_prose, without_possessive)
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
@@ -173,7 +173,7 @@ def words(text: str) -> frozenset[str]:
     """The content words of a text, a trailing s dropped (deadline, deadlines) and a possessive
     or "is" ("what's", "Maya's", "my parents'")."""
     stop = stop_words()
-    said = (_unowned(w) for w in WORD.findall(text.lower().replace("’", "'")))
+    said = (without_possessive(w) for w in WORD.findall(text.lower()))
     return frozenset(w.rstrip("s") for w in said if len(w) >= 3 and w not in stop)
 
 
@@ -185,14 +185,9 @@ def values(text: str) -> frozenset[str]:
                      {m.group(0).lower() for m in NAME.finditer(prose(text))})
 
 
-def _unowned(word: str) -> str:
-    """A word without its possessive: "Maya's" and "parents'" are Maya and parents."""
-    return word.removesuffix(POSSESSOR).removesuffix("'")
-
-
 def _bare(word: str) -> str:
     """A word of `_said` as `words` keys it: "dad's" is dad, "parent's" parent."""
-    return _unowned(word).rstrip("s")
+    return without_possessive(word).rstrip("s")
 
 
 def _said(text: str) -> list[str]:
@@ -200,7 +195,7 @@ def _said(text: str) -> list[str]:
     ("dad's", and "parents'" as "parent's"), and "I"; a stop word stays whole ("is" is not "I",
     "this" no "thi" that names a thing)."""
     stop = stop_words()
-    said = (w[:-2] + POSSESSOR if w.endswith("s'") else w for w in SAID.findall(text.lower().replace("’", "'")))
+    said = (w[:-2] + POSSESSOR if w.endswith("s'") else w for w in SAID.findall(text.lower()))
     return [w if w.endswith(POSSESSOR) or w in stop else w.rstrip("s") for w in said]
 
 
@@ -735,7 +730,7 @@ def _names_anew(earlier: Said, later: Said, question: str) -> bool:
     if not _name_words(later.text) <= before:
         return True
     said = told(later.text)
-    left = {_unowned(m.group(1).lower()) for m in LEFT.finditer(said)}
+    left = {without_possessive(m.group(1).lower()) for m in LEFT.finditer(said)}
     return bool(left & before) or asks_of_the_asker(question) and bool(THE_WORD_I.search(said))
 
 
@@ -939,7 +934,7 @@ def marks_newer(text: str, asked: frozenset[str]) -> bool:
     of the `asked` words (the thing, or the question's words) within MARKED_WITHIN words ("the
     new April 25 deadline", "my increased January book budget", "the adjusted holiday gift
     budget"; not "a new role" for the deadline of an application for a role)."""
-    said = [_unowned(w).rstrip("s") for w in WORD.findall(prose(text).lower())]
+    said = [without_possessive(w).rstrip("s") for w in WORD.findall(prose(text).lower())]
     return any(w in NEWER_WORDS and asked.intersection(said[i + 1:i + 1 + MARKED_WITHIN]) for i, w in enumerate(said))
 
 
@@ -948,7 +943,8 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     for row in store.run("recall_restatements", user_id=user, uids=list(uids)) if uids else []:
         vector = unit(row["embedding"])
         if vector is not None and row["at"] is not None:
-            out[row["uid"]] = Said(row["uid"], row["speaker"], float(row["at"]), row["text"] or "", vector)
+            out[row["uid"]] = Said(row["uid"], row["speaker"], float(row["at"]), plain_quotes(row["text"] or ""),
+                                   vector)
     return out
 
 

@@ -72,7 +72,7 @@ def stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
-def _without_possessive(word: str) -> str:
+def without_possessive(word: str) -> str:
     """A word without its possessive: "sister's" and "parents'" are sister and parents."""
     return POSSESSIVE.sub("", word)
 
@@ -93,7 +93,7 @@ def _person_owned(text: str, at: int, whose: bool = False) -> str | None:
     `whose`: the last of a chain of possessives ("my brother's girlfriend" is the girlfriend)."""
     found = None
     for word in _words_after(text, at, OWNED_WITHIN):
-        bare = _without_possessive(word)
+        bare = without_possessive(word)
         if bare in PEOPLE:
             found = bare
             if not (whose and bare != word):
@@ -120,7 +120,7 @@ def opens_with_a_person_of(text: str, name: str) -> bool:
         return False
     # the person right after, or after one word that is no function word: "Dev's best friend",
     # not "Maya's with her husband" nor "Maya's a friend of mine" (her "'s" is an "is")
-    after = [_without_possessive(w) for w in _words_after(said, opening.end(), 2)]
+    after = [without_possessive(w) for w in _words_after(said, opening.end(), 2)]
     return bool(after) and (after[0] in PEOPLE or len(after) == 2 and after[1] in PEOPLE
                             and after[0] not in stop_words())
 
@@ -128,7 +128,7 @@ def opens_with_a_person_of(text: str, name: str) -> bool:
 def people_named(text: str) -> frozenset[str]:
     """The PEOPLE a text names, owned or not, each as PEOPLE spells it ("my sister's car" and "the
     in-laws" name sister and in-laws)."""
-    return frozenset(bare for word in WORD.findall(text.lower()) if (bare := _without_possessive(word)) in PEOPLE)
+    return frozenset(bare for word in WORD.findall(text.lower()) if (bare := without_possessive(word)) in PEOPLE)
 
 
 # A person owned after its name: "a coworker of mine", "friends of ours".
