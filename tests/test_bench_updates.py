@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.sets import typographic
 from bench.updates import main, read_pairs
 from graphmem.errors import InputError
 
@@ -32,3 +33,12 @@ def test_pairs_that_are_not_asked_need_no_question(tmp_path):
     assert read_pairs(path, ask=False)[0]["kind"] == "unrelated"
     with pytest.raises(InputError, match="pairs.jsonl:1: a pair needs 'question'"):
         read_pairs(path)
+
+
+def test_typographic_types_the_apostrophes_of_every_text_as_a_phone_does(tmp_path, capsys):
+    assert typographic({"older": "I'm at my parents' place, 'for now'", "answer": [0, 2]}) == \
+        {"older": "I\u2019m at my parents\u2019 place, 'for now'", "answer": [0, 2]}
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(f"{PAIR}\n", encoding="utf-8")
+    assert main([str(path), "--typographic"]) == 0
+    assert "pairs" in capsys.readouterr().out and path.read_text(encoding="utf-8") == f"{PAIR}\n"
