@@ -12,7 +12,10 @@ A long message's prose past `prose_limit` characters is masked too, as one "rest
 parse (entities, relations, restatement) reads the head of the message, and the rest is kept
 verbatim, cut into sentences by punctuation (`split_sentences`) and searchable by its words.
 Parsing grows with the text, and the long messages of technical chats are mostly an
-assistant's explanations, whose named things come early."""
+assistant's explanations, whose named things come early.
+
+The prose the parse reads has its typographic quotes made plain (`plain_quotes`), as recall
+reads its questions and memories: a phone's "I’m" is "I'm" to every reader of words."""
 
 from __future__ import annotations
 
