@@ -1,6 +1,6 @@
 """Small stores: one user's messages on several topics, some facts changed, questions asked after.
 
-    python -m bench.histories [FILE...] [--home DIR] [--wrong] [--typographic]
+    python -m bench.histories [FILE...] [--home DIR] [--wrong] [--typed typographic|unmarked]
 
 FILE: JSON Lines of histories, each {"user": ID, "messages": [{"at": ISO TIME, "text": TEXT}, ...],
 "questions": [{"question": TEXT, "answer": [INDEX, ...], "kind": KIND}, ...]} (default: the sets
@@ -19,8 +19,8 @@ agent's memory does in its first weeks, so a change told about one thing is ther
 for a version of another. Each history's messages are added one by one, as an agent adds them,
 into a user of its own; each question is asked at the time of the last message. Printed per set
 and kind: how often recall's first memory is an answer, next to Dense (the message nearest the
-question by the same embedding, in the same run). `--typographic` types every text's apostrophes
-as phones do ("I’m"), the words otherwise the same.
+question by the same embedding, in the same run). `--typed` types every text as many people do:
+its apostrophes as a phone types them ("I’m"), or its contractions unmarked ("im", "dont").
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The command line of a benchmark over sets written as JSON Lines (`bench.updates`,
 `bench.histories`): every file checked before anything is written, one store for all (a fresh
 temporary one unless --home), each set measured into a table, and what it got wrong on
-request; with --typographic, every text with its apostrophes as phones and word processors
-type them ("I’m", "Joe’s"), the words otherwise the same."""
+request; with --typed, every text typed as many people type it (TYPED), the words otherwise
+the same."""
 
 from __future__ import annotations
 
@@ -19,25 +19,29 @@ from graphmem.errors import InputError
 
 # A set's path and the store -> the lines of its table, and the items it got wrong
 Measure = Callable[[Memory, Path], tuple[Iterable[str], Sequence[str]]]
-# An apostrophe inside a word, or after a plural's s: the ones a phone types as "’"
-APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)|(?<=s)'(?=\s)")
+# How people type what the sets' writers typed with ASCII apostrophes: a phone's "’" for each
+# apostrophe inside a word or after a plural's s; a hurried chat's contractions without theirs
+# ("im", "dont", "ive", "youre", "whats"), possessives kept.
+TYPED = {"typographic": (re.compile(r"(?<=\w)'(?=\w)|(?<=s)'(?=\s)"), "\u2019"),
+         "unmarked": (re.compile(r"(?<=\w)'(?=(?:t|m|ve|re)\b)|(?:(?<=\b[Tt]hat)|(?<=\b[Ww]hat)|(?<=\b[Tt]here))'(?=s\b)"), "")}
 
 
-def typographic(value: object) -> object:
-    """A set's JSON value with the apostrophes of every text in it typographic."""
+def typed(value: object, style: str) -> object:
+    """A set's JSON value with every text in it typed in `style` (TYPED)."""
     if isinstance(value, str):
-        return APOSTROPHE.sub("\u2019", value)
+        pattern, by = TYPED[style]
+        return pattern.sub(by, value)
     if isinstance(value, list):
-        return [typographic(v) for v in value]
+        return [typed(v, style) for v in value]
     if isinstance(value, dict):
-        return {k: typographic(v) for k, v in value.items()}
+        return {k: typed(v, style) for k, v in value.items()}
     return value
 
 
-def _typed_on_a_phone(path: Path, into: Path) -> Path:
-    """A copy of a set, in `into` under the same name, its texts `typographic`."""
+def _typed_copy(path: Path, style: str, into: Path) -> Path:
+    """A copy of a set, in `into` under the same name, its texts `typed` in `style`."""
     copy = into / path.name
-    lines = (json.dumps(typographic(json.loads(line)), ensure_ascii=False)
+    lines = (json.dumps(typed(json.loads(line), style), ensure_ascii=False)
              for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
     copy.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return copy
@@ -49,8 +53,9 @@ def run_sets(argv: list[str] | None, *, prog: str, description: str, default: Se
     parser.add_argument("paths", nargs="*", type=Path, default=list(default), metavar="FILE")
     parser.add_argument("--home", type=Path, help="embedded database directory (default: a fresh temporary one)")
     parser.add_argument("--wrong", action="store_true", help=f"list the {wrong} recall answers wrongly")
-    parser.add_argument("--typographic", action="store_true",
-                        help="every text with its apostrophes typographic (\u2019), as phones type them")
+    parser.add_argument("--typed", choices=sorted(TYPED),
+                        help="every text typed so: its apostrophes typographic (\u2019), as phones type them, or "
+                             "its contractions unmarked (im, dont), as a hurried chat types them")
     args = parser.parse_args(argv)
     try:
         for path in args.paths:  # every file checked before anything is written
@@ -60,9 +65,9 @@ def run_sets(argv: list[str] | None, *, prog: str, description: str, default: Se
         return 1
     with tempfile.TemporaryDirectory(prefix=f"graphmem-{prog.rsplit('.', 1)[-1]}-") as tmp:
         paths = args.paths
-        if args.typographic:
+        if args.typed:
             (Path(tmp) / "typed").mkdir()
-            paths = [_typed_on_a_phone(path, Path(tmp) / "typed") for path in paths]
+            paths = [_typed_copy(path, args.typed, Path(tmp) / "typed") for path in paths]
         with Memory(settings=Settings.from_env(home=args.home or Path(tmp))) as mem:
             print(header)
             for path in paths:

@@ -1,6 +1,6 @@
 """Facts that change, measured twice: linked at write time, and answered at recall.
 
-    python -m bench.updates [FILE...] [--home DIR] [--wrong] [--typographic]
+    python -m bench.updates [FILE...] [--home DIR] [--wrong] [--typed typographic|unmarked]
 
 FILE: JSON Lines of pairs, each {"kind": "update" | "unrelated", "older": TEXT, "newer": TEXT,
 "question": TEXT} (default: the ten sets in tests/data written by people who never saw the
@@ -14,8 +14,8 @@ Printed per set, next to Dense (the question's cosine to each message, in the sa
 - answered: updates whose newer message recall ranks above the older, and unrelated pairs whose
   older message it ranks above the newer (a newer fact must not displace one that still holds).
 
-`--wrong` lists the pairs recall answers wrongly; `--typographic` types every text's apostrophes as
-phones do ("I’m"), the words otherwise the same.
+`--wrong` lists the pairs recall answers wrongly; `--typed` types every text as many people do: its
+apostrophes as a phone types them ("I’m"), or its contractions unmarked ("im", "dont").
 """
 
 from __future__ import annotations

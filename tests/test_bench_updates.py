@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.sets import typographic
+from bench.sets import typed
 from bench.updates import main, read_pairs
 from graphmem.errors import InputError
 
@@ -35,10 +35,12 @@ def test_pairs_that_are_not_asked_need_no_question(tmp_path):
         read_pairs(path)
 
 
-def test_typographic_types_the_apostrophes_of_every_text_as_a_phone_does(tmp_path, capsys):
-    assert typographic({"older": "I'm at my parents' place, 'for now'", "answer": [0, 2]}) == \
-        {"older": "I\u2019m at my parents\u2019 place, 'for now'", "answer": [0, 2]}
+def test_a_set_is_typed_as_a_phone_or_a_hurried_chat_types_it(tmp_path, capsys):
+    said = {"older": "I'm at my parents' place, 'for now'. Don't ask, that's it", "answer": [0, 2]}
+    assert typed(said, "typographic") == \
+        {"older": "I\u2019m at my parents\u2019 place, 'for now'. Don\u2019t ask, that\u2019s it", "answer": [0, 2]}
+    assert typed(said, "unmarked") == {"older": "Im at my parents' place, 'for now'. Dont ask, thats it", "answer": [0, 2]}
     path = tmp_path / "pairs.jsonl"
     path.write_text(f"{PAIR}\n", encoding="utf-8")
-    assert main([str(path), "--typographic"]) == 0
+    assert main([str(path), "--typed", "typographic"]) == 0
     assert "pairs" in capsys.readouterr().out and path.read_text(encoding="utf-8") == f"{PAIR}\n"
