@@ -58,11 +58,14 @@ def test_mask_leaves_plain_prose_alone():
     assert masked.text == text and masked.spans == []
 
 
-def test_typographic_quotes_are_parsed_as_plain_ones_and_code_stays_as_written():
-    masked = mask("I don’t like “smart” quotes in `print(‘x’)`.")
+def test_typographic_quotes_and_unmarked_contractions_are_parsed_plainly_and_code_stays_as_written():
+    masked = mask("I don\u2019t like \u201csmart\u201d quotes in `print(\u2018x\u2019)`.")
     assert masked.text.startswith("I don't like \"smart\" quotes in ")
-    assert masked.restore(masked.text) == "I don't like \"smart\" quotes in `print(‘x’)`."
-    assert mask("It’s Joe’s.").text == "It's Joe's."
+    assert masked.restore(masked.text) == "I don't like \"smart\" quotes in `print(\u2018x\u2019)`."
+    assert mask("It\u2019s Joe\u2019s.").text == "It's Joe's."
+    assert mask("Im moving, dont ask. whats up? Ive no idea").text == "I'm moving, don't ask. what's up? I've no idea"
+    # words that are contractions unmarked too, and names, stay as typed
+    assert mask("ill and well, its fine; Jony Ive met Yoon-ah Im").text == "ill and well, its fine; Jony Ive met Yoon-ah Im"
 
 
 def test_a_name_typed_with_a_typographic_apostrophe_is_the_one_typed_plain(mem, user):

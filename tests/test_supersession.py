@@ -897,8 +897,8 @@ def test_each_clause_names_the_environment_of_its_release_and_a_release_of_none_
     assert read("Prod stays on Postgres 14 and staging runs Postgres 16.") == []
 
 
-# Phones and word processors type "I’m" and "don’t": each pair as written by the sets' writers,
-# its apostrophes typographic.
+# Phones and word processors type "I’m" and "don’t", a hurried chat "Im" and "dont": each pair as
+# written by the sets' writers, its apostrophes typographic.
 TYPED_ON_A_PHONE = [
     ("Am I dating anyone?", "I’m single right now.", "I’ve been seeing someone named Jamie for about a month now."),
     ("What diabetes medication am I taking?", "I’m on metformin 500mg twice a day.",
@@ -909,14 +909,15 @@ TYPED_ON_A_PHONE = [
 
 
 @pytest.mark.parametrize("question, older, newer", TYPED_ON_A_PHONE)
-def test_an_update_typed_with_typographic_apostrophes_is_read_as_one_typed_plain(mem, user, question, older, newer):
-    """The parse, the claims and recall's reading of versions read "I’m" as "I'm": the update is
-    linked and answered as its plain twin is, and the question is answered as it was typed."""
-    plain = [text.replace("’", "'") for text in (question, older, newer)]
-    for who, (asked, old_text, new_text) in ((f"{user}-phone", (question, older, newer)), (f"{user}-plain", plain)):
+def test_an_update_typed_on_a_phone_or_in_a_hurry_is_read_as_one_typed_plain(mem, user, question, older, newer):
+    """The parse, the claims and recall's reading of versions read "I’m" and "Im" as "I'm": the
+    update is answered as its plain twin is, and the question is answered as it was typed."""
+    for style, apostrophe in (("phone", "\u2019"), ("plain", "'"), ("hurried", "")):
+        asked, old_text, new_text = (text.replace("\u2019", apostrophe) for text in (question, older, newer))
+        who = f"{user}-{style}"
         old = mem.add([("user", old_text)], user=who, at=JAN).memory_ids[0]
         new = mem.add([("user", new_text)], user=who, at=JUN).memory_ids[0]
         answer = mem.recall(asked, user=who)
         order = [m.uid for m in answer.memories]
-        assert order.index(new) < order.index(old), (who, question)
+        assert order.index(new) < order.index(old), (style, question)
         assert answer.query == asked

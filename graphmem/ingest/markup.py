@@ -14,8 +14,8 @@ verbatim, cut into sentences by punctuation (`split_sentences`) and searchable b
 Parsing grows with the text, and the long messages of technical chats are mostly an
 assistant's explanations, whose named things come early.
 
-The prose the parse reads has its typographic quotes made plain (`plain_quotes`), as recall
-reads its questions and memories: a phone's "I’m" is "I'm" to every reader of words."""
+The prose the parse reads is typed plainly (`plain_typing`), as recall reads its questions and
+memories: a phone's "I’m" and a hurried chat's "im" are "I'm" and "i'm" to every reader of words."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
     characters (see the module's docstring)."""
     long = prose_limit is not None and len(text) > prose_limit
     if STEM in text or not (long or any(c in text for c in "`\\<~$#")):
-        return Masked(plain_quotes(text))
+        return Masked(plain_typing(text))
     spans: list[tuple[str, str]] = []
 
     def placeholder(match: re.Match) -> str:
@@ -112,7 +112,7 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
         after = " " if match.end() < len(text) and text[match.end()].isalnum() else ""
         return f"{before}{STEM}{len(spans) - 1}{after}"
 
-    masked = plain_quotes(SPANS.sub(placeholder, text))  # the spans stay as written
+    masked = plain_typing(SPANS.sub(placeholder, text))  # the spans stay as written
     if prose_limit is not None and len(masked) > prose_limit:
         cut = _boundary(masked, prose_limit)
         if cut < len(masked):
@@ -121,16 +121,40 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
     return Masked(masked, spans)
 
 
-# Typographic quotes, as phones and word processors type them, read as the plain ones: every
-# reader of words (the parse, the readings of claims and of versions) knows "don't" and
-# "Joe's", and one person's "Joe’s" is the same place as another's "Joe's". One character for
-# one, so that a text's offsets hold.
+# Every reader of words (the parse, the readings of claims and of versions) knows "don't" and
+# "Joe's" as the sets it was written on spell them. People type them otherwise: typographic
+# quotes, as phones and word processors type them, are read as the plain ones (one person's
+# "Joe’s" is another's "Joe's"); and a hurried chat's contractions without their apostrophe
+# ("im", "dont", "youre") with it: those that spell no English word ("ill", "its", "were",
+# "well", "id", "hell", "lets" do), in lower case or capitalised ("Dont"); "Im" and "Ive", which
+# are names too, only where they open a sentence ("Im moving in May", not "Jony Ive").
 PLAIN_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
+UNMARKED = {word.replace("'", ""): word for word in (
+    "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "haven't", "hasn't", "hadn't",
+    "won't", "wouldn't", "can't", "couldn't", "shouldn't", "mustn't", "needn't", "ain't",
+    "i'm", "i've", "you've", "we've", "they've", "would've", "could've", "should've", "you're", "they're",
+    "that's", "what's", "there's", "where's", "she's", "you'll", "they'll", "that'll", "you'd", "they'd")}
+CONTRACTED = re.compile(r"\b(?:" + "|".join(UNMARKED) + r")\b", re.IGNORECASE)
+NAMES_TOO = {"im", "ive"}
 
 
-def plain_quotes(text: str) -> str:
-    """`text` with its typographic quotes and apostrophes read as plain ones (PLAIN_QUOTES)."""
-    return text.translate(PLAIN_QUOTES)
+def plain_typing(text: str) -> str:
+    """`text` as the readers of words know it: its typographic quotes plain, its unmarked
+    contractions marked (PLAIN_QUOTES, UNMARKED)."""
+    def marked(match: re.Match) -> str:
+        word = match.group(0)
+        if word.islower():
+            return UNMARKED[word]
+        if word[1:].islower() and (word.lower() not in NAMES_TOO or _opens_a_sentence(match)):
+            return UNMARKED[word.lower()].capitalize()
+        return word
+
+    return CONTRACTED.sub(marked, text.translate(PLAIN_QUOTES))
+
+
+def _opens_a_sentence(match: re.Match) -> bool:
+    before = match.string[:match.start()].rstrip()
+    return not before or before[-1] in ".!?:;"
 
 
 def prose(text: str) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..complex import Complex
 from ..errors import InputError
-from ..ingest.markup import plain_quotes
+from ..ingest.markup import plain_typing
 from ..keys import check_text, check_time
 from ..lifecycle import note_recalled
 from ..models import Models
@@ -49,7 +49,7 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     `asked_at`: when the question is asked (default: now), which the dates it names without a
     year ("in January") and relative ones ("last week") are read from."""
     _check_query(query, asker)
-    said, query = query, plain_quotes(query)  # read as typed on any keyboard; answered as asked
+    said, query = query, plain_typing(query)  # read as typed on any keyboard; answered as asked
     asked_at = check_time(asked_at, "asked_at")
     if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
         raise InputError(f"k must be a positive integer, not {k!r}")
@@ -139,7 +139,7 @@ def gaps(store: Store, models: Models, query: str, *, user: str, asker: str | No
     _check_query(query, asker)
     cx = Complex(store, user)
     cx.require_user()
-    analysis = analyse(store, models, user, plain_quotes(query), asker)
+    analysis = analyse(store, models, user, plain_typing(query), asker)
     return Gaps(query, user, [e.name for e in analysis.entities], find_gaps(cx, analysis))
 
 

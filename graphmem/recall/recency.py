@@ -49,7 +49,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..ingest.claims import ADVISORS, ASKING_YOU, CHANGED, NUMBERS
-from ..ingest.markup import plain_quotes, prose
+from ..ingest.markup import plain_typing, prose
 from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
@@ -943,7 +943,7 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     for row in store.run("recall_restatements", user_id=user, uids=list(uids)) if uids else []:
         vector = unit(row["embedding"])
         if vector is not None and row["at"] is not None:
-            out[row["uid"]] = Said(row["uid"], row["speaker"], float(row["at"]), plain_quotes(row["text"] or ""),
+            out[row["uid"]] = Said(row["uid"], row["speaker"], float(row["at"]), plain_typing(row["text"] or ""),
                                    vector)
     return out
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 import numpy as np
 
-from ..ingest.markup import plain_quotes
+from ..ingest.markup import plain_typing
 from ..store import Store
 from ..vectors import unit
 from .tuning import STANDING_COSINE, STANDING_READ, STANDING_SCOPE_COSINE
@@ -57,7 +57,7 @@ class Holding(NamedTuple):
 def scope_of(text: str) -> str | None:
     """What an instruction says it applies to ("deadlines" in "Always format dates as MM/DD/YYYY
     when I ask about deadlines"), or None."""
-    found = SCOPE.search(plain_quotes(text or ""))
+    found = SCOPE.search(plain_typing(text or ""))
     return found.group("scope").strip() if found else None
 
 
