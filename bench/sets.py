@@ -23,7 +23,8 @@ Measure = Callable[[Memory, Path], tuple[Iterable[str], Sequence[str]]]
 # apostrophe inside a word or after a plural's s; a hurried chat's contractions without theirs
 # ("im", "dont", "ive", "youre", "whats"), possessives kept.
 TYPED = {"typographic": (re.compile(r"(?<=\w)'(?=\w)|(?<=s)'(?=\s)"), "\u2019"),
-         "unmarked": (re.compile(r"(?<=\w)'(?=(?:t|m|ve|re)\b)|(?:(?<=\b[Tt]hat)|(?<=\b[Ww]hat)|(?<=\b[Tt]here))'(?=s\b)"), "")}
+         "unmarked": (re.compile(r"(?<=\w)'(?=(?:t|m|ve|re)\b)"
+                                 r"|(?:(?<=\b[Tt]hat)|(?<=\b[Ww]hat)|(?<=\b[Tt]here))'(?=s\b)"), "")}
 
 
 def typed(value: object, style: str) -> object:

@@ -39,7 +39,8 @@ def test_a_set_is_typed_as_a_phone_or_a_hurried_chat_types_it(tmp_path, capsys):
     said = {"older": "I'm at my parents' place, 'for now'. Don't ask, that's it", "answer": [0, 2]}
     assert typed(said, "typographic") == \
         {"older": "I\u2019m at my parents\u2019 place, 'for now'. Don\u2019t ask, that\u2019s it", "answer": [0, 2]}
-    assert typed(said, "unmarked") == {"older": "Im at my parents' place, 'for now'. Dont ask, thats it", "answer": [0, 2]}
+    assert typed(said, "unmarked") == \
+        {"older": "Im at my parents' place, 'for now'. Dont ask, thats it", "answer": [0, 2]}
     path = tmp_path / "pairs.jsonl"
     path.write_text(f"{PAIR}\n", encoding="utf-8")
     assert main([str(path), "--typed", "typographic"]) == 0

@@ -121,8 +121,8 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
     return Masked(masked, spans)
 
 
-# Every reader of words (the parse, the readings of claims and of versions) knows "don't" and
-# "Joe's" as the sets it was written on spell them. People type them otherwise: typographic
+# Every reader of words (the parse, the readings of claims and of versions) reads "don't" and
+# "Joe's" spelt with an ASCII apostrophe. People type them otherwise: typographic
 # quotes, as phones and word processors type them, are read as the plain ones (one person's
 # "Joe’s" is another's "Joe's"); and a hurried chat's contractions without their apostrophe
 # ("im", "dont", "youre") with it: those that spell no English word ("ill", "its", "were",
