@@ -63,7 +63,8 @@ def test_typographic_quotes_and_unmarked_contractions_are_parsed_plainly_and_cod
     assert masked.text.startswith("I don't like \"smart\" quotes in ")
     assert masked.restore(masked.text) == "I don't like \"smart\" quotes in `print(\u2018x\u2019)`."
     assert mask("It\u2019s Joe\u2019s.").text == "It's Joe's."
-    assert mask("Im moving, dont ask. whats up? Ive no idea").text == "I'm moving, don't ask. what's up? I've no idea"
+    assert mask("Im moving, dont ask. whats up? So Ive no idea").text == \
+        "I'm moving, don't ask. what's up? So I've no idea"
     # words that are contractions unmarked too, and names, stay as typed
     as_typed = "ill and well, its fine; Jony Ive met Yoon-ah Im"
     assert mask(as_typed).text == as_typed

@@ -127,7 +127,8 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
 # "Joe’s" is another's "Joe's"); and a hurried chat's contractions without their apostrophe
 # ("im", "dont", "youre") with it: those that spell no English word ("ill", "its", "were",
 # "well", "id", "hell", "lets" do), in lower case or capitalised ("Dont"); "Im" and "Ive", which
-# are names too, only where they open a sentence ("Im moving in May", not "Jony Ive").
+# are names too, but not after a capitalised word that is no function word ("so Im moving", "So
+# Im moving", not "Jony Ive", "Yoon-ah Im").
 PLAIN_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
 UNMARKED = {word.replace("'", ""): word for word in (
     "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "haven't", "hasn't", "hadn't",
@@ -136,6 +137,7 @@ UNMARKED = {word.replace("'", ""): word for word in (
     "that's", "what's", "there's", "where's", "she's", "you'll", "they'll", "that'll", "you'd", "they'd")}
 CONTRACTED = re.compile(r"\b(?:" + "|".join(UNMARKED) + r")\b", re.IGNORECASE)
 NAMES_TOO = {"im", "ive"}
+NAME_BEFORE = re.compile(r"\b([A-Z][\w'-]*)[ \t]+$")
 
 
 def plain_typing(text: str) -> str:
@@ -145,16 +147,18 @@ def plain_typing(text: str) -> str:
         word = match.group(0)
         if word.islower():
             return UNMARKED[word]
-        if word[1:].islower() and (word.lower() not in NAMES_TOO or _opens_a_sentence(match)):
+        if word[1:].islower() and (word.lower() not in NAMES_TOO or not _after_a_name(match)):
             return UNMARKED[word.lower()].capitalize()
         return word
 
     return CONTRACTED.sub(marked, text.translate(PLAIN_QUOTES))
 
 
-def _opens_a_sentence(match: re.Match) -> bool:
-    before = match.string[:match.start()].rstrip()
-    return not before or before[-1] in ".!?:;"
+def _after_a_name(match: re.Match) -> bool:
+    from spacy.lang.en.stop_words import STOP_WORDS  # here: only a capitalised "Im" or "Ive" needs spaCy
+
+    before = NAME_BEFORE.search(match.string, 0, match.start())
+    return before is not None and before.group(1).lower() not in STOP_WORDS
 
 
 def prose(text: str) -> str:
