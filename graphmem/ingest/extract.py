@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..keys import bounded
 from .claims import Claim, claims, requested
-from .markup import BREAKS, Masked
+from .markup import BREAKS, Masked, stop_words
 from .messages import USER_ROLE
 
 if TYPE_CHECKING:
@@ -163,15 +163,14 @@ def terms(doc: Doc, speaker: str, caption: str | None) -> dict[str, int]:
     speaker's name and the words of an image caption, with their counts."""
     from collections import Counter
 
-    from spacy.lang.en.stop_words import STOP_WORDS
-
+    stop = stop_words()
     words = [(t.lemma_ or t.text).lower() for t in doc if (t.is_alpha or t.like_num) and not t.is_stop]
     words += WORD.findall(speaker.lower())
     masked = masked_of(doc)
     if masked is not None:  # code identifiers and the unparsed rest: questions name functions and libraries
-        words += [w for w in masked.unparsed_words() if w not in STOP_WORDS]
+        words += [w for w in masked.unparsed_words() if w not in stop]
     if caption:
-        words += [w for w in WORD.findall(caption.lower()) if w not in STOP_WORDS]
+        words += [w for w in WORD.findall(caption.lower()) if w not in stop]
     return dict(Counter(map(bounded, words)))
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # A fenced block runs from its opening fence line to a closing fence of the same kind (or the
 # end of the message: an unclosed fence is still code).
@@ -122,13 +123,13 @@ def mask(text: str, prose_limit: int | None = None) -> Masked:
 
 
 # Every reader of words (the parse, the readings of claims and of versions) reads "don't" and
-# "Joe's" spelt with an ASCII apostrophe. People type them otherwise: typographic
-# quotes, as phones and word processors type them, are read as the plain ones (one person's
-# "Joe’s" is another's "Joe's"); and a hurried chat's contractions without their apostrophe
-# ("im", "dont", "youre") with it: those that spell no English word ("ill", "its", "were",
-# "well", "id", "hell", "lets" do), in lower case or capitalised ("Dont"); "Im" and "Ive", which
-# are names too, but not after a capitalised word that is no function word ("so Im moving", "So
-# Im moving", not "Jony Ive", "Yoon-ah Im").
+# "Joe's" spelt with an ASCII apostrophe. People type them otherwise: typographic quotes, as
+# phones and word processors type them, are read as the plain ones (one person's "Joe’s" is
+# another's "Joe's"); and a hurried chat's contractions without their apostrophe ("im", "dont",
+# "youre") with it: those that spell no English word ("ill", "its", "were", "well", "id", "hell",
+# "lets" do), in lower case or capitalised ("Dont"); "Im" and "Ive", which are names too, but not
+# after a capitalised word that is no function word ("so Im moving", "So Im moving", not "Jony
+# Ive", "Yoon-ah Im").
 PLAIN_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
 UNMARKED = {word.replace("'", ""): word for word in (
     "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "haven't", "hasn't", "hadn't",
@@ -155,10 +156,16 @@ def plain_typing(text: str) -> str:
 
 
 def _after_a_name(match: re.Match) -> bool:
-    from spacy.lang.en.stop_words import STOP_WORDS  # here: only a capitalised "Im" or "Ive" needs spaCy
-
     before = NAME_BEFORE.search(match.string, 0, match.start())
-    return before is not None and before.group(1).lower() not in STOP_WORDS
+    return before is not None and before.group(1).lower() not in stop_words()
+
+
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words."""
+    from spacy.lang.en.stop_words import STOP_WORDS  # here: the one-shot CLI commands import no spaCy
+
+    return frozenset(STOP_WORDS)
 
 
 def prose(text: str) -> str:

@@ -49,13 +49,13 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..ingest.claims import ADVISORS, ASKING_YOU, CHANGED, NUMBERS
-from ..ingest.markup import plain_typing, prose
+from ..ingest.markup import plain_typing, prose, stop_words
 from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
 from .telling import (asks_of_the_asker, of_someone_else, only_of_others, opens_with_a_person_of, people_named,
-                      people_owned, says_i, stop_words, told, told_prose, without_possessive)
+                      people_owned, says_i, told, told_prose, without_possessive)
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)

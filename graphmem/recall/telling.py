@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ..ingest.claims import ASKING
 from ..ingest.extract import KIN, NOT_PEOPLE
-from ..ingest.markup import prose
+from ..ingest.markup import prose, stop_words
 
 SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
 CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
@@ -62,14 +62,6 @@ WORD = re.compile(r"[a-z][a-z'’-]*")
 # How many words may stand between "my" and the person: "my older sister", "my best friend's".
 OWNED_WITHIN = 3
 POSSESSIVE = re.compile(r"['’]s?$")
-
-
-@lru_cache(maxsize=1)
-def stop_words() -> frozenset[str]:
-    """spaCy's English stop words."""
-    from spacy.lang.en.stop_words import STOP_WORDS  # here: the one-shot CLI commands import no spaCy
-
-    return frozenset(STOP_WORDS)
 
 
 def without_possessive(word: str) -> str:
