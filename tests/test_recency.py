@@ -12,8 +12,8 @@ import numpy as np
 from graphmem import Memory
 from graphmem.recall.analysis import analyse
 from graphmem.recall.ranker import AGENT, PEOPLE
-from graphmem.recall.recency import (marks_newer, newest_first, numbers_of, pinned_first, question_kind, restated,
-                                     settled_first, values, words)
+from graphmem.recall.recency import (Said, change_told, marks_newer, newest_first, numbers_of, pinned_first,
+                                     question_kind, restated, settled_first, values, words)
 from graphmem.recall.telling import told
 from graphmem.recall.tuning import VERSIONS_FIRST_FOUND
 from graphmem.recall.versions import reading, stood_at
@@ -730,6 +730,33 @@ def test_changes_told_while_they_happen_again_or_by_now_after_are_versions(mem, 
             ("We have a golden retriever named Biscuit.", "Biscuit passed away last week, we're heartbroken.",
              "Do we have a dog?")],
         versions=True)
+
+
+def test_a_correction_an_update_heading_or_a_now_a_chat_closes_tells_a_change(mem, user):
+    """A speaker setting right what they said is a change for what holds now ("scratch that",
+    "I misspoke", "sorry, wrong number", "wait no"), and so is a message headed "Update:" and a
+    "now" closed by a laugh, a hedge or an emoji, as chats close it."""
+    _assert_versions(mem, user, [
+            ("Our standup is at 9:30.", "actually scratch that, standup is 9:45", "What time is standup?"),
+            ("My dog is a beagle.", "I misspoke, he's a basset hound", "What breed is my dog?"),
+            ("The meeting is in room 4B.", "my mistake, it's room 4D", "Which room is the meeting in?"),
+            ("My phone number is 555-0142.", "sorry, wrong number, it's 555-0199", "What is my phone number?"),
+            ("My son is 7.", "sorry I meant 8, he just had a birthday", "How old is my son?"),
+            ("My sister lives in Denver.", "wait no, she lives in Boulder, not Denver", "Where does my sister live?"),
+            ("Our launch is March 3.", "Update: launch is March 10.", "When is our launch?"),
+            ("I live in Leeds.", "update: we're in York now lol", "Where do I live?"),
+            ("I'm vegetarian.", "I've started eating fish again, so pescatarian now I guess.", "What's my diet?"),
+            ("I work four days a week.", "it's five days a week now \U0001f605", "How many days a week do I work?")],
+        versions=True)
+
+
+def test_an_apology_or_a_now_that_opens_a_clause_tells_no_change():
+    """Only a correction's words tell one: "actually", "typo" and "right now" alone do not, nor a
+    "now I think" that goes on."""
+    for text in ["Now I think about it, the retro could move to Friday", "I actually love the new layout",
+                 "fix the typo in line 3", "I'm single right now lol", "we're updating the docs now I think we should"]:
+        assert change_told(Said("m", "user", 0.0, text, np.zeros(3, dtype=np.float32))) is None, text
+    assert change_told(Said("m", "user", 0.0, "we're in York now I guess.", np.zeros(3, dtype=np.float32)))
 
 
 def test_an_amount_a_value_goes_to_is_its_new_value_and_a_count_of_places_gone_to_is_none(mem, user):

@@ -117,9 +117,18 @@ HAVING = {"have": "have", "own": "have", "keep": "have"}
 # has: recall reads it (recency.renamed); widening CUES would change which claims retire others.
 _CHANGE = (r"anymore|any more|no longer|instead|switched|changed|change of plans?|moved|upgraded|migrated|promoted|"
            r"quit|stopped|cancell?ed|called off|used to|not .* anymore")
-CUES = re.compile(rf"\b(now|new|currently|these days|nowadays|since|recently|{_CHANGE})\b", re.IGNORECASE)
-CHANGED = re.compile(rf"\b({_CHANGE}|replaced|swapped|switching|migrating|upgrading|ditched|bumped|rescheduled|"
-                     r"postponed|pushed back)\b", re.IGNORECASE)
+# A speaker setting right what they said ("scratch that, standup is 9:45", "sorry I meant 8", "wait no,
+# she lives in Boulder", "my mistake, it's room 4D"), and a message headed as an update ("Update: the
+# launch moved to March 10"): for what holds now, a correction is a change like any other. Not
+# "actually" alone, nor "typo" alone: "I actually love it", "fix the typo in line 3".
+_CORRECTED = (r"correction|correct(?:ing)? (?:that|myself|this)|scratch that|strike that|misspoke|my (?:mistake|bad)|"
+              r"(?:sorry|oops|whoops|wait|no)[, ]+i meant|i meant to say|wait,? no|no,? wait|sorry,? wrong \w+|"
+              r"(?:sorry|oops|whoops|my)[, ]+typo|typo (?:earlier|before|above)")
+_HEADED = r"^\W*(?:(?:quick|small|little|an?)\s+)?update\s*[:\-\u2013\u2014]"
+CUES = re.compile(rf"\b(now|new|currently|these days|nowadays|since|recently|{_CHANGE}|{_CORRECTED})\b|{_HEADED}",
+                  re.IGNORECASE)
+CHANGED = re.compile(rf"\b({_CHANGE}|{_CORRECTED}|replaced|swapped|switching|migrating|upgrading|ditched|bumped|"
+                     rf"rescheduled|postponed|pushed back)\b|{_HEADED}", re.IGNORECASE)
 TRAVEL = {"fly", "travel", "go", "head", "drive", "visit"}
 PLANNING = {"plan", "go", "hope", "intend", "want", "mean"}  # "I'm planning to visit Japan"
 CANCELLING = {"cancel", "scrap", "skip"}  # "we cancelled the Italy trip"

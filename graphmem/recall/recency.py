@@ -122,10 +122,12 @@ SPEAKERS = {"i", "we"}
 CONTRAST = re.compile(r"\b(?<!rather )(than|unlike|compared (to|with)|separate from|besides|apart from|next to|"
                       r"on top of|as opposed to|versus|vs\.?|in addition to)\b(?:[^,.;:!?]|(?<=\d)[,.:](?=\d))*",
                       re.IGNORECASE)  # "$1,200" or "1.5" ends no clause
-# Words that mark one version of a thing, not another thing: "the new deadline", "my updated budget".
+# Words that mark one version of a thing, not another thing: "the new deadline", "my updated budget",
+# "sorry, wrong number, it's 555-0199" (the one said before, set right).
 VERSION_WORDS = {w.rstrip("s") for w in ("new", "current", "updated", "latest", "revised", "final", "old", "previous",
                                          "original", "former", "next", "increased", "reduced", "extended",
-                                         "adjusted", "higher", "lower")}
+                                         "adjusted", "higher", "lower", "wrong", "correct", "corrected", "actual",
+                                         "update")}
 # Of them, those that mark the newer version ("the new April 25 deadline", "my increased January
 # book budget"), said at most MARKED_WITHIN words before the thing.
 NEWER_WORDS = {"new", "updated", "latest", "revised", "increased", "reduced", "extended", "adjusted"}
@@ -461,9 +463,16 @@ WISHED = re.compile(r"\b(want\w*|plan\w*|hop(?:e|es|ing)|wish\w*|consider\w*|thi
 # another ("Tom is my manager now", "We're open Mondays now too", "at 14 people now after the
 # hiring push"); said first ("now I'm wondering"), after a duration ("for 3 months now") or as
 # "right now", "for now", "just now" or "by now" it is discourse ("I'm single right now" tells no
-# change).
+# change). A chat ends a clause with an emoji or a laugh too ("four days now 😅", "we're in York now
+# lol"), and with a hedge where the clause ends after it ("pescatarian now I guess."; not "now I
+# think we should ...").
+EMOJI = "[\u2600-\u27bf\U0001f300-\U0001faff]"
+LAUGH = r"(?:lol|lmao|haha\w*|tbh)\b"
+HEDGE = r"(?:i guess|i think|i suppose|i believe|honestly|apparently|officially|though|anyway)"
 NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
-                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|\s(?:and|but|so|which|because|since|after|too|instead)\b))",
+                      r"\bnow\b(?=\s*(?:[.,;:!?)]|$|" + EMOJI + r"|\s" + LAUGH + r"|\s" + HEDGE
+                      + r"\s*(?:[.,;:!?)]|$|" + EMOJI + r")"
+                      r"|\s(?:and|but|so|which|because|since|after|too|instead)\b))",
                       re.IGNORECASE)
 DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
 # Words that set a present against a past wherever a clause says them ("Nowadays I work from home",
