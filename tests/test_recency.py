@@ -661,16 +661,17 @@ def test_a_change_told_of_he_or_she_unnamed_is_one_of_the_person_the_question_na
 
 
 def test_the_thing_a_change_leaves_names_the_old_value_in_any_case(mem, user):
-    """"moved off trello", "closed the etsy shop": a word of the earlier memory named as what was
-    left ties the two, though no capital marks it as a name; a planned change told done is a
-    change too."""
+    """"moved off trello", "closed the etsy shop", "wiped windows": a word of the earlier memory
+    named as what was left ties the two, though no capital marks it as a name; a planned change
+    told done is a change too."""
     _assert_versions(mem, user, [
             ("we use trello for sprint planning", "moved off trello last week, everything lives in linear now",
              "What do we use for sprint planning?"),
             ("I sell my prints on Etsy.", "closed the etsy shop and launched my own site with shopify",
              "Where do I sell my prints?"),
             ("We're migrating the main database from MySQL 5.7 to MySQL 8 next month.",
-             "The MySQL 8 migration is done, no downtime at all.", "Which MySQL version do we run?")],
+             "The MySQL 8 migration is done, no downtime at all.", "Which MySQL version do we run?"),
+            ("I use Windows on my laptop.", "wiped windows and put arch on it lol", "What OS is on my laptop?")],
         versions=True)
 
 
