@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 import numpy as np
 
 from graphmem import Memory
-from graphmem.recall.analysis import analyse
+from graphmem.recall.analysis import analyse, as_question
 from graphmem.recall.ranker import AGENT, PEOPLE
 from graphmem.recall.recency import (Said, change_told, marks_newer, newest_first, numbers_of, pinned_first,
                                      question_kind, restated, settled_first, values, words)
@@ -285,6 +285,26 @@ def test_recall_answers_with_a_change_told_in_other_words_first(mem, user):
     _say(mem, user, "I use Notion for all my notes.", MARCH)
     newer = _say(mem, user, "Moved all my notes over to Obsidian last month, I love having local files.", APRIL)
     assert mem.recall("What app do I use for notes?", user=user, k=5).memories[0].uid == newer
+
+
+def test_a_phrase_searched_for_asks_how_its_thing_stands_now(mem, user):
+    """Agents search memory with phrases ("current phone", "coffee intake"): a phrase is read as
+    the question "What is <phrase>?", its fact's latest version first."""
+    for older, newer, phrase in [
+            ("My phone is an iPhone 12.", "Got a Pixel 8 to replace my iPhone.", "current phone"),
+            ("I drink about four coffees a day.", "cut down to one coffee a day, headaches are finally gone",
+             "coffee intake")]:
+        _say(mem, user, older, MARCH)
+        latest = _say(mem, user, newer, APRIL)
+        assert mem.recall(phrase, user=user, k=5).memories[0].uid == latest, phrase
+
+
+def test_only_a_phrase_with_no_verb_or_question_word_of_its_own_is_read_as_a_question(mem):
+    with mem.models.parsing() as nlp:
+        assert as_question(nlp("standup time")) == "What is standup time?"
+        assert as_question(nlp("user's home city?")) == "What is user's home city?"
+        for query in ["list my pets", "where the user lives", "moved to Berlin", "Where do I live?"]:
+            assert as_question(nlp(query)) == query
 
 
 def test_a_clause_joined_to_the_one_before_still_asks():

@@ -114,6 +114,7 @@ class Analysis:
     asked_back: str | None = None  # the question as the agent would ask it of the user (phrasing.ask_back)
     asker: str | None = None  # whose "I" the question means: recall's asker, or the user of a chat with an agent
     thing: str | None = None  # what the question asks about (`asked_thing`): "deadline" in "When is the deadline ...?"
+    question: str = ""  # the question the query asks (`as_question`): itself, or "What is X?" for a phrase X
 
     def persons(self) -> list[str]:
         """The names of the people the question names."""
@@ -130,7 +131,7 @@ class Analysis:
                 "time_text": self.time_text,
                 "time_range": [datetime.fromtimestamp(t, timezone.utc).isoformat() for t in self.time_range]
                 if self.time_range else None, "notes": self.notes, "unknown": self.unknown, "asker": self.asker,
-                "thing": self.thing}
+                "thing": self.thing, "question": self.question}
 
 
 def analyse(store: Store, models: Models, user: str, query: str, asker: str | None = None,
@@ -201,7 +202,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, as_param(vectors[0]), words, total, notes,
                     _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back, asker,
-                    asked_thing(whole))
+                    asked_thing(whole), as_question(whole))
 
 
 def _nearest_entity(store: Store, user: str, vector: list[float]) -> list[dict]:
@@ -228,6 +229,23 @@ def _speakers_named(store: Store, user: str, by_norm: dict[str, Mention], named:
     rows = store.run("recall_speakers", user_id=user, names=sorted({e.name for e in common.values()}))
     speakers = {r["name"] for r in rows}
     return {norm for norm, e in common.items() if e.name in speakers}
+
+
+# What heads a query that is a phrase, as agents search memory ("standup time", "user's current
+# phone", "diet"), and the tags of a word that makes it more: a verb of its own, a question word.
+PHRASE_HEADS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
+NOT_A_PHRASE = frozenset({"VBZ", "VBP", "VBD", "MD", "WP", "WP$", "WRB", "WDT"})
+
+
+def as_question(doc) -> str:
+    """The question a query asks: the query itself, or for a phrase (PHRASE_HEADS, no word of
+    NOT_A_PHRASE) "What is <phrase>?": what it names, as things stand now. The readings of a
+    fact's versions read questions ("What is my standup time?"); an agent's search for "standup
+    time" asks the same."""
+    text = doc.text.strip()
+    if not text or any(t.dep_ == "ROOT" and t.pos_ not in PHRASE_HEADS or t.tag_ in NOT_A_PHRASE for t in doc):
+        return text
+    return f"What is {text.rstrip('?').strip()}?"
 
 
 # Heads of a noun phrase that name no thing a question asks about: who asks, the wh-word, the

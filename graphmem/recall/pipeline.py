@@ -87,10 +87,11 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
     # rank the turn a reply answers below the first 10 more often (bench/README.md, "A ranker for
     # conversations with an agent").
     ranker = load_ranker(settings.recall_ranker, PEOPLE if exchange else candidates.kind) if rank else None
-    asked_then = stood_at(query, analysis.time_range)
+    asked = analysis.question  # a phrase searched for ("standup time") asks as "What is standup time?" does
+    asked_then = stood_at(asked, analysis.time_range)
     if asked_then is not None:
         analysis.notes.append(f"asks how things stood {analysis.time_text}: the versions said by its end read as now")
-    best, versions = reorder(store, user, order(candidates, ranker), reading(query), question=query,
+    best, versions = reorder(store, user, order(candidates, ranker), reading(asked), question=asked,
                               words=analysis.words, kind=candidates.kind, thing=analysis.thing, as_of=asked_then,
                               asked_vector=np.asarray(analysis.vector, dtype=np.float32))
     if exchange:
