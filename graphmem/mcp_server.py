@@ -247,7 +247,8 @@ def build(tools: MemoryTools) -> MCPServer:
         "names the older memories they superseded ({id, text, by}): `unsupersede` one that still holds. " + scope),
         annotations=adds)
     server.add_tool(recall, description=(
-        "The memories worth putting in context for `question`, best first: `context` (one line each, to paste "
+        "The memories worth putting in context for `question` (a question, or a phrase naming what to find: "
+        "'standup time' asks how it stands now), best first: `context` (one line each, to paste "
         "into the prompt; an outdated fact is marked 'superseded DATE', and a standing instruction of the user's "
         "and a preference they stated that apply come first, marked 'Standing instruction:' and 'Stated "
         "preference:'), `memories` (ids, dates, scores) and "
