@@ -106,17 +106,35 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     if question is not None and said is not None:
         ranked = mine_first(ranked, said.result(), question)
         ranked = settled_first(ranked, said.result(), question, reading)
-        linked = _left_to_links(known, newer_of)
-        ranked = newest_first(store, user, ranked, question, reading, linked, said=said.result(),
-                              first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,
-                              asked_vector=asked_vector)
-        ranked = pinned_first(ranked, said.result(), question)
-    if not known:
-        return ranked, known
     listed = dict(ranked)
-    # a version of what the question does not ask about, ranked above the memory it stands in for,
-    # goes below the version of what it asks about ("We moved to Berlin" below "I quit Acme, starting
-    # at Zalando" for "Where do I work now?", both newer than "I live in Paris and work at Acme")
+    out = _by_links(ranked, known, newer_of) if known else list(ranked)
+    if question is not None and said is not None:
+        # read after the links' order: a version no claim read may follow the one a link made current
+        out = newest_first(store, user, out, question, reading, _left_to_links(known, newer_of),
+                           said=said.result(), first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,
+                           asked_vector=asked_vector,
+                           claimed={uid: v.claimed_slots for uid, v in known.items() if v.claimed})
+        out = pinned_first(out, said.result(), question)
+        if known and reading == "past":
+            out = _replaced_first(out, known, said.result(), question)
+        elif known:
+            out = _named_version_first(out, known, said.result(), question)
+    if not known:
+        return out, known
+    pulled = [uid for uid, _ in out if uid not in known and uid not in listed]
+    if pulled:
+        known.update(validity(store, user, pulled))
+    return out, known
+
+
+def _by_links(ranked: list[tuple[str, float]], known: dict[str, Validity],
+              newer_of: Mapping[str, tuple[Validity, list[str], set[str]]]) -> list[tuple[str, float]]:
+    """`ranked` in the order the links want (`reorder`): each memory's versions for this question
+    (`newer_of`; for the past, the older versions it superseded) right before it, and a version of
+    what the question does not ask about, ranked above the memory it stands in for, below the
+    version of what it asks about ("We moved to Berlin" below "I quit Acme, starting at Zalando"
+    for "Where do I work now?", both newer than "I live in Paris and work at Acme")."""
+    listed = dict(ranked)
     ahead: dict[str, list[str]] = {}
     for _, newer, wanted in newer_of.values():
         asked = [uid for uid in newer if uid in wanted]
@@ -142,14 +160,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
                 seen.add(other)
         out.append((uid, score))
         seen.add(uid)
-    if question is not None and said is not None and reading == "past":
-        out = _replaced_first(out, known, said.result(), question)
-    elif question is not None and said is not None:
-        out = _named_version_first(out, known, said.result(), question)
-    pulled = [uid for uid, _ in out if uid not in known and uid not in listed]
-    if pulled:
-        known.update(validity(store, user, pulled))
-    return out, known
+    return out
 
 
 def _replaced_first(ranked: list[tuple[str, float]], known: dict[str, Validity], said: Mapping[str, Said],
@@ -194,14 +205,17 @@ def _named_version_first(ranked: list[tuple[str, float]], known: dict[str, Valid
 
 def _left_to_links(known: dict[str, Validity],
                    newer_of: Mapping[str, tuple[Validity, list[str], set[str]]]) -> frozenset[str]:
-    """The memories whose versions the links tell, for this question: all that have any, but
-    one superseded in part when the question asks only about what still holds of it ("Where do
-    I work now?" of "I live in Paris and work at Acme", after "We moved to Berlin, still at
-    Acme"): its links say nothing of that, so its versions are read at recall too ("I quit Acme,
-    starting at Zalando on Monday"). `newer_of`: each memory's versions as the question reads
-    them (`_newer_by_links`), for those whose later versions it wants."""
-    open_parts = {uid for uid, (then, newer, _) in newer_of.items() if then.retired_slots and not newer}
-    return frozenset(known) - open_parts
+    """The memories whose versions the links tell, for this question: where the question wants a
+    memory's later versions (`newer_of`: each one's versions as the question reads them,
+    `_newer_by_links`), those its links put a newer version above; of the rest, all that have
+    links. A memory whose links say nothing newer of what is asked is read at recall too: one that
+    only superseded others is current as far as its links know, and a later version no claim
+    read may follow it ("Now in Lisbon, the Berlin winters were too much" after "I moved to
+    Berlin", which retired "I live in Paris"); one superseded in part when the question asks only
+    about what still holds ("Where do I work now?" of "I live in Paris and work at Acme", after
+    "We moved to Berlin, still at Acme"): its links say nothing of that ("I quit Acme, starting
+    at Zalando on Monday")."""
+    return frozenset(uid for uid in known if uid not in newer_of or newer_of[uid][1])
 
 
 def _newer_by_links(v: Validity, as_of: float | None,
