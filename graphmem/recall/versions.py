@@ -86,10 +86,11 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, for a question about the asker their own fact goes above one told of someone
     close to them (whose.mine_first), a first memory that only weighs a change or holds for a
-    while goes below the fact it is about (recency.settled_first), then versions no link records
-    are read too (recency.newest_first, as the `kind` of conversation wants: tuning.VERSIONS_FIRST_FOUND, the
-    `thing` it asks about, and the question's embedding, `asked_vector`; of a memory whose links say
-    nothing of what is asked as well: `_left_to_links`), and a number of a thing
+    while goes below the fact it is about (recency.settled_first); then, after the links' order
+    (`_by_links`), versions no link records are read too (recency.newest_first, as the `kind` of
+    conversation wants: tuning.VERSIONS_FIRST_FOUND, the `thing` it asks about, and the question's
+    embedding, `asked_vector`; of a memory whose links say nothing newer of what is asked as well,
+    `_left_to_links`: a fact that changed twice, its second change read by no claim), and a number of a thing
     the question gives pins the memories that say it first (recency.pinned_first). A question
     about what held before something it names gets the version that something replaced first
     (`_replaced_first`)."""
