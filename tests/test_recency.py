@@ -308,28 +308,19 @@ def test_only_a_phrase_with_no_verb_or_question_word_of_its_own_is_read_as_a_que
 
 
 def test_a_fact_changed_twice_gets_its_latest_version_first(mem, user):
-    """A chain of three: the version that follows the one a link made current, or the one recall
-    read as current, goes above it ("Rent went up to $1,550" was linked, "Rent is $1,600 from
-    June" was not)."""
+    """A chain of three whose second change no claim read: the version that follows the one a
+    link made current goes above it ("Rent went up to $1,550" was linked to "My rent is $1,400",
+    "Rent is $1,600 from June" was not)."""
     may = APRIL.replace(month=5)
     for i, (chain, question) in enumerate([
-            (["We use Jenkins for CI.", "Moved CI to CircleCI.",
-              "CircleCI got too pricey, we're on GitHub Actions now."], "What do we use for CI?"),
             (["My rent is $1,400.", "Rent went up to $1,550.", "Rent is $1,600 from June."], "How much is my rent?"),
+            (["I'm a junior developer.", "Got promoted to mid-level developer.",
+              "Promoted again, senior developer now!"], "What's my job title?"),
             (["I drive a Civic.", "sold the civic, got a RAV4", "traded the RAV4 in for a Model Y"],
              "What car do I drive?")]):
         whose = f"{user}-{i}"
         latest = [_say(mem, whose, text, at) for text, at in zip(chain, (MARCH, APRIL, may))][-1]
         assert mem.recall(question, user=whose, k=3).memories[0].uid == latest, question
-
-
-def test_a_version_of_a_version_that_is_only_alike_goes_on_no_chain(mem, user):
-    _say(mem, user, "I work nights as an ICU nurse, 3 twelve-hour shifts a week. how do I stay awake on the drive "
-                    "home?", MARCH)
-    days = _say(mem, user, "day shifts from February, 7am to 7pm. how do I flip my sleep back to normal?", APRIL)
-    _say(mem, user, "baking day is saturdays now because of the new rota. can I retard the dough in the fridge "
-                    "overnight friday?", APRIL.replace(month=5))
-    assert mem.recall("what shifts am I working now?", user=user, k=3).memories[0].uid == days
 
 
 def test_a_clause_joined_to_the_one_before_still_asks():

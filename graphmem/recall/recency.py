@@ -974,18 +974,6 @@ def versions_asked(question: str, ranked: Sequence[object]) -> str | None:
     return question_kind(question)
 
 
-def _goes_on(this: Said, other: Said, asked: frozenset[str]) -> bool:
-    """Whether `other`, read as a later version of `this`, itself a later version just moved up,
-    goes on from it as the next of a chain: it names a value `this` gave ("CircleCI got too
-    pricey, we're on GitHub Actions now" after "Moved CI to CircleCI"; "traded the RAV4 in for a
-    Model Y" after "sold the civic, got a RAV4") or says a word of the question ("Rent is $1,600
-    from June" for "How much is my rent?"). A version of a version may else be only alike: "baking
-    day is saturdays now because of the new rota" after "day shifts from February", for "What
-    shifts am I working now?"."""
-    said = _tokens(other.text)
-    return any(_tokens(v) in said for v in values(this.text) if not v.isdigit()) or bool(asked & words(other.text))
-
-
 def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], question: str, reading: str,
                  linked: frozenset[str] = frozenset(), head: int = VERSION_HEAD,
                  window: int = VERSION_WINDOW, said: Mapping[str, Said] | None = None,
@@ -1024,20 +1012,15 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
         said = restated(store, user, [uid for uid, _ in ranked[:window + MARKED_BELOW]])
     out = list(ranked)
     read: dict[str | None, int] = {}  # speaker -> how many of their memories were read
-    done: set[str] = set()  # each memory is read once
-    follow = None  # a later version just moved up, read next for a later one of its own
     i = 0
     while i < min(window, len(out)):
         this = said.get(out[i][0])
-        chained = out[i][0] == follow
         wanted_later = this is not None and later_wanted(reading, as_of, this.at)
-        if this is None or out[i][0] in done or out[i][0] in linked or \
-                not chained and read.get(this.speaker, 0) >= head or \
+        if this is None or out[i][0] in linked or read.get(this.speaker, 0) >= head or \
                 not wanted_later and FORMER_TOLD.search(this.text):
             i += 1
             continue
-        done.add(out[i][0])
-        if not first_found and not chained:
+        if not first_found:
             read[this.speaker] = read.get(this.speaker, 0) + 1
         wanted = None
         for j in range(i + 1, min(window + MARKED_BELOW, len(out))):
@@ -1048,8 +1031,6 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
             if (other.at > this.at) != wanted_later or wanted_later and as_of is not None and other.at > as_of or \
                     wanted is not None and not marks_newer(other.text, marked):
                 continue  # once a version is found, only one marked newer can go before it
-            if chained and not _goes_on(this, other, asked):
-                continue
             if claimed and claimed.get(this.uid) and claimed.get(other.uid) and \
                     not claimed[this.uid] & claimed[other.uid]:
                 continue  # the claims read them as said of different things
@@ -1060,12 +1041,9 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
         if wanted is None:
             i += 1
             continue
-        if first_found and not chained:
+        if first_found:
             read[this.speaker] = read.get(this.speaker, 0) + 1
         uid, score = out.pop(wanted)
         out.insert(i, (uid, max(score, out[i][1])))  # scores stay in order down the list
-        if wanted_later:  # a fact that changed twice: the later version may have a later one of its own
-            follow = uid
-            continue
-        i += 2  # for the past, one version each: the one before, not the oldest of a chain
+        i += 2  # the moved memory is not read again: one version each, no chain pulled through the top
     return out
