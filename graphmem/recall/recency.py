@@ -579,7 +579,8 @@ def _told_not_weighed(text: str) -> str:
 # The thing a change leaves behind, named right after the words that leave it ("moved off square",
 # "switched from Jira", "closed the Etsy shop", "quit starbucks", "done with the Montpelier market").
 LEFT = re.compile(r"\b(?:moved off|moved away from|switched (?:away )?from|away from|dropped|ditched|quit|closed|sold|"
-                  r"cancell?ed|done with|no more|instead of|gave up|got rid of|rolled off|replaced|wiped|uninstalled)\s+"
+                  r"cancell?ed|done with|no more|instead of|gave up|got rid of|rolled off|replaced|wiped|"
+                  r"uninstalled)\s+"
                   r"(?:(?:the|my|our|a|an|that|this|his|her|their)\s+)?([a-z0-9][\w'’-]*)", re.IGNORECASE)
 
 

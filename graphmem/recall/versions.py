@@ -211,8 +211,8 @@ def _left_to_links(known: dict[str, Validity],
     `_newer_by_links`), those its links put a newer version above; of the rest, all that have
     links. A memory whose links say nothing newer of what is asked is read at recall too: one that
     only superseded others is current as far as its links know, and a later version no claim
-    read may follow it ("Now in Lisbon, the Berlin winters were too much" after "I moved to
-    Berlin", which retired "I live in Paris"); one superseded in part when the question asks only
+    read may follow it ("Rent is $1,600 from June" after "Rent went up to $1,550", which retired
+    "My rent is $1,400"); one superseded in part when the question asks only
     about what still holds ("Where do I work now?" of "I live in Paris and work at Acme", after
     "We moved to Berlin, still at Acme"): its links say nothing of that ("I quit Acme, starting
     at Zalando on Monday")."""
