@@ -100,14 +100,13 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     said = beside(store).submit(restated, store, user, read) \
         if question is not None and versions_asked(question, ranked) else None
     known = validity(store, user, head)
-    # each memory's newer versions for this question, read once: for the reading of versions no
-    # link records, then for the links' own order below
+    # each memory's newer versions for this question, read once: for the links' own order, then
+    # for the reading of versions no link records
     newer_of = {uid: _newer_by_links(held, as_of, words) for uid, held in known.items()
                 if later_wanted(reading, as_of, held.at)}
     if question is not None and said is not None:
         ranked = mine_first(ranked, said.result(), question)
         ranked = settled_first(ranked, said.result(), question, reading)
-    listed = dict(ranked)
     out = _by_links(ranked, known, newer_of) if known else list(ranked)
     if question is not None and said is not None:
         # read after the links' order: a version no claim read may follow the one a link made current
@@ -122,6 +121,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
             out = _named_version_first(out, known, said.result(), question)
     if not known:
         return out, known
+    listed = {uid for uid, _ in ranked}  # the links brought in the rest
     pulled = [uid for uid, _ in out if uid not in known and uid not in listed]
     if pulled:
         known.update(validity(store, user, pulled))
