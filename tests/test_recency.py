@@ -796,6 +796,50 @@ def test_an_apology_or_a_now_that_opens_a_clause_tells_no_change():
     assert change_told(Said("m", "user", 0.0, "we're in York now I guess.", np.zeros(3, dtype=np.float32)))
 
 
+def test_a_now_inside_a_clause_or_after_what_a_thing_is_for_tells_a_change(mem, user):
+    """"now" between a clause's subject or verb and what it says tells a change as one at its end
+    does ("I'm now fully vegan", "Standup is now at 10:15"), and so does one after what a thing is
+    for ("We use Linear for tickets now": no duration, as "for 3 months now" is); an age reached
+    tells one too ("Leo turned 7")."""
+    _assert_versions(mem, user, [
+            ("I'm vegetarian.", "I'm now fully vegan.", "What's my diet?"),
+            ("Standup is at 9:30.", "Standup is now at 10:15.", "What time is standup?"),
+            ("We use Jenkins for CI.", "CI now runs on GitHub Actions.", "What do we use for CI?"),
+            ("My phone is an iPhone 12.", "I'm now on a Pixel 8.", "What phone do I have?"),
+            ("We use Jira for tickets.", "We use Linear for tickets now.", "What do we use for tickets?"),
+            ("My budget for the new couch is $800.", "I can stretch to $1,200 for the couch now.",
+             "What's my budget for the couch?"),
+            ("My son Leo is 6 and loves dinosaurs.", "Leo turned 7 yesterday! We had a dinosaur party.",
+             "How old is my son?")],
+        versions=True)
+
+
+def test_a_now_of_discourse_or_after_a_duration_tells_no_change():
+    """"and now", "from now on", "I know now", "let's now", "now or never", and "now" after a
+    duration ("for 3 months now", "for a while now") tell no change; "now" inside a clause does."""
+    for text in ["and now I wonder what to cook", "I know now what it means", "Let's now write the tests",
+                 "It is now or never", "I've been vegan for 3 months now.", "I've lived here for a while now.",
+                 "sober for the past year now", "so now what"]:
+        assert change_told(Said("m", "user", 0.0, text, np.zeros(3, dtype=np.float32))) is None, text
+    for text in ["I'm now fully vegan.", "Rent is now $1,550.", "We use Linear for tickets now.", "I now work at Stripe."]:
+        assert change_told(Said("m", "user", 0.0, text, np.zeros(3, dtype=np.float32))), text
+
+
+def test_a_word_both_say_names_no_other_thing(mem, user):
+    """A word before the asked thing in one memory that the other says elsewhere is the same
+    thing said another way ("Friday deploys" of "We deploy every Friday", "my Equinox membership"
+    of "a gym membership at Equinox"), not another's deploys or another membership; one said right
+    before the asked thing in both still names another ("my overall GPA")."""
+    _assert_versions(mem, user, [
+            ("We deploy every Friday afternoon.", "We stopped Friday deploys, everything ships on Tuesday mornings.",
+             "When do we deploy?"),
+            ("I have a gym membership at Equinox.", "Cancelled my Equinox membership.", "Do I have a gym membership?")],
+        versions=True)
+    _assert_versions(mem, user, [
+            ("My major GPA is 3.9, higher than my overall GPA.", "My overall GPA is 3.5 now.", "What's my major GPA?")],
+        versions=False)
+
+
 def test_an_amount_a_value_goes_to_is_its_new_value_and_a_count_of_places_gone_to_is_none(mem, user):
     """"It's going to 1,600 starting in August" tells where the rent moves, no plan; "I'm going to
     3 weddings this summer" counts no guests."""

@@ -175,6 +175,20 @@ def test_a_memory_that_said_two_things_is_superseded_only_in_what_changed(mem, u
     assert "(superseded 2024-06-05)" in next(m for m in got.memories if m.uid == paris).context_line()
 
 
+def test_a_change_of_one_thing_a_memory_said_is_no_version_of_the_other_however_now_is_said(mem, user):
+    """Where Robin lives is asked: a new employer, said with "now" at the end of its clause or
+    inside it, retired only what the Berlin memory said of the employer, and the reading of
+    versions at recall does not put it above that memory either (the claims say what each asks)."""
+    for i, apple in enumerate(["I work at Apple now.", "I now work at Apple."]):
+        who = f"{user}-{i}"
+        _say(mem, who, "I live in Paris.", JAN)
+        both = _say(mem, who, "I moved to Berlin and I work at Google now.", JUN)
+        later = _say(mem, who, apple, DEC)
+        assert _supersedes(mem, who, later, both)
+        assert mem.recall("Where do I live?", user=who, asker="Robin", k=3).memories[0].uid == both, apple
+        assert mem.recall("Where do I work?", user=who, asker="Robin", k=3).memories[0].uid == later, apple
+
+
 def test_what_a_partly_superseded_memory_still_says_has_its_versions_read_at_recall(mem, user):
     """A link retires where a memory said Robin lives, not where it says Robin works. A later
     change of employer that no link joined to it is read at recall, as it is for a memory no

@@ -314,12 +314,17 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
         pairs = set(zip(other, other[1:]))
         triples = set(zip(other, other[1:], other[2:]))
         renewed = {w for i, w in enumerate(other) if NEWER_WORDS.intersection(other[max(0, i - MARKED_WITHIN):i])}
-        for before, word in asked_pairs & set(zip(one, one[1:])):
+        one_pairs = set(zip(one, one[1:]))
+        for before, word in asked_pairs & one_pairs:
             if before not in SPEAKERS and _bare(word) not in asked:
                 continue  # a verb after "I" may be a stop word ("I make"); a thing named is not
             for x, w in pairs:
                 if w != word or x == before or before in OWNERS and word in renewed and not x.endswith(POSSESSOR):
                     continue  # "the new M3 Air laptop" is my laptop's new version, "Air" no other laptop
+                if x in one and (x, word) not in one_pairs:
+                    continue  # a word both say, one of them elsewhere, names the same thing: "We deploy
+                    # every Friday" and "We stopped Friday deploys", "a gym membership at Equinox" and
+                    # "Cancelled my Equinox membership"
                 if before in SPEAKERS or before in OWNERS:  # whose: unless the other says it too
                     named_other = x.endswith(POSSESSOR) or another(x) and (before, word) not in pairs
                 elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
@@ -474,7 +479,20 @@ NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!til
                       + r"\s*(?:[.,;:!?)]|$|" + EMOJI + r")"
                       r"|\s(?:and|but|so|which|because|since|after|too|instead)\b))",
                       re.IGNORECASE)
-DURATION = re.compile(r"\bfor\s+(?:\S+\s+){1,3}now$", re.IGNORECASE)
+# ... where a duration is one: "for 3 months now", "for a while now", "for the past year now"; not
+# "for tickets now" ("We use Linear for tickets now" tells a change).
+DURATION = re.compile(r"\bfor\s+(?:\S+\s+){0,3}(?:\d\S*|(?:second|minute|hour|day|night|week|weekend|month|year|"
+                      r"decade|season|semester|term|while|age|bit|time|ever|long)s?)\s+now$", re.IGNORECASE)
+# "now" inside a clause, after its subject or verb and before what it says, tells a present that
+# replaced another as much as one at its end ("I'm now fully vegan", "Standup is now at 10:15", "CI
+# now runs on GitHub Actions"); not after a word that makes it discourse or a time ("and now",
+# "right now", "from now", "let's now", "I know now"), nor before one ("now that", "now or never",
+# "now I", "now what").
+_NOT_BEFORE_NOW = ("right", "for", "just", "by", "until", "till", "from", "even", "and", "but", "so", "then", "as",
+                   "of", "to", "up", "let's", "lets", "know", "knew", "see", "understand", "realize", "realise")
+NOW_WITHIN = re.compile("".join(rf"(?<!\b{w} )" for w in _NOT_BEFORE_NOW) + r"(?<=[\w'’] )now "
+                        r"(?!(?:that|then|or|and|i|we|you|he|she|they|it|what|how|why|when|where|if|here|there|"
+                        r"this|is|was)\b)(?=[a-z0-9$£€])", re.IGNORECASE)
 # Words that set a present against a past wherever a clause says them ("Nowadays I work from home",
 # "I bike to work these days", "from now on we deploy on Tuesdays"), where "now" does only at a
 # clause's end; "right now" and "at the moment" say only the present ("I'm single at the moment"),
@@ -517,6 +535,8 @@ MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|raised|increased|upped|gr
                       # ("the tendinitis has cleared up, I'm discharged")
                       r"(?:to replace|replacing) (?:it|them|him|her|my|our|the)|"
                       r"discharged|cleared up|recovered|healed|passed away|died|put to sleep|"
+                      # an age reached: "Leo turned 7 yesterday" (not "turned out", "turned down")
+                      r"turn(?:ed|s) (?:\d{1,3}|" + "|".join(NUMBERS) + r"|thirty|forty|fifty|sixty|seventy|eighty)|"
                       # done again, another way: "resubmitting to MNRAS", "rebooked a Danube cruise", "renewed
                       # the passport"
                       r"re(?:book|submitt?|locat|schedul|assign|new)(?:ed|ing)|renamed|"
@@ -533,8 +553,10 @@ def _tokens(text: str) -> str:
 
 
 def _now_told(said: str) -> bool:
-    """Whether a clause of `said` ends in "now" that follows no duration (NOW_TOLD)."""
-    return any(not DURATION.search(said[max(0, m.start() - 40):m.end()]) for m in NOW_TOLD.finditer(said))
+    """Whether a clause of `said` ends in "now" that follows no duration (NOW_TOLD), or says "now"
+    between its subject or verb and what it says (NOW_WITHIN)."""
+    return any(not DURATION.search(said[max(0, m.start() - 40):m.end()]) for m in NOW_TOLD.finditer(said)) \
+        or bool(NOW_WITHIN.search(said))
 
 
 def change_told(said: Said, moved_on: bool = False) -> str | None:

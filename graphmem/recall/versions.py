@@ -113,7 +113,7 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
         out = newest_first(store, user, out, question, reading, _left_to_links(known, newer_of),
                            said=said.result(), first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,
                            asked_vector=asked_vector,
-                           claimed={uid: v.claimed_slots for uid, v in known.items() if v.claimed})
+                           claimed=_claimed_as_asked(known, words))
         out = pinned_first(out, said.result(), question)
         if known and reading == "past":
             out = _replaced_first(out, known, said.result(), question)
@@ -217,6 +217,16 @@ def _left_to_links(known: dict[str, Validity],
     "We moved to Berlin, still at Acme"): its links say nothing of that ("I quit Acme, starting
     at Zalando on Monday")."""
     return frozenset(uid for uid in known if uid not in newer_of or newer_of[uid][1])
+
+
+def _claimed_as_asked(known: Mapping[str, Validity], words: Sequence[str]) -> dict[str, set[str]]:
+    """The slots each linked memory's claims say, as the question reads them: of a memory that
+    says a slot the question names (its `words`, lemmas), that slot only. Two memories are then
+    versions for the question only where both say what it asks: "I now work at Apple" is no
+    version of "I moved to Berlin and I work at Google now" for "Where do I live?", though it
+    retired what that one said of the employer."""
+    claimed = {uid: v.claimed_slots for uid, v in known.items() if v.claimed}
+    return {uid: {s for s in slots if names_slot(s, words)} or slots for uid, slots in claimed.items()}
 
 
 def _newer_by_links(v: Validity, as_of: float | None,
