@@ -330,6 +330,22 @@ def test_a_clause_joined_to_the_one_before_still_asks():
     assert told("Should we move to Hetzner?") == ""
 
 
+def test_a_line_break_ends_what_a_message_tells_before_its_question():
+    """A chat message runs on into code or a list without a full stop: the question at its end
+    takes only its own line, not the change told above it."""
+    message = "We switched logging to Grafana Loki, config below:\n```yaml\nscrape_configs: []\n```\nWhy no labels?"
+    assert told(message).startswith("We switched logging to Grafana Loki")
+    assert "Why" not in told(message)
+    assert told("I moved to\nBerlin last week, how do I register?") == "I moved to Berlin last week"
+
+
+def test_an_upgrade_or_migration_told_finished_is_a_change(mem, user):
+    _assert_versions(mem, user, [
+            ("Our frontend is on React 17.", "Finished the React 18 upgrade yesterday, the tests pass.",
+             "Which React version is our frontend on?")],
+        versions=True)
+
+
 def test_of_several_later_versions_the_one_marked_newer_goes_up(mem, user):
     """A later memory the rules take for a version ("every deadline this year") ranks above the
     one that says it is the new version of the asked thing ("the new April 27 deadline"): the

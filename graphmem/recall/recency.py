@@ -321,10 +321,11 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
             for x, w in pairs:
                 if w != word or x == before or before in OWNERS and word in renewed and not x.endswith(POSSESSOR):
                     continue  # "the new M3 Air laptop" is my laptop's new version, "Air" no other laptop
-                if x in one and (x, word) not in one_pairs:
-                    continue  # a word both say, one of them elsewhere, names the same thing: "We deploy
-                    # every Friday" and "We stopped Friday deploys", "a gym membership at Equinox" and
-                    # "Cancelled my Equinox membership"
+                if x in one and (x, word) not in one_pairs and x not in stop | OWNERS | SPEAKERS \
+                        and not x.endswith(POSSESSOR):
+                    continue  # a content word both say, one of them elsewhere, names the same thing: "We
+                    # deploy every Friday" and "We stopped Friday deploys", "a gym membership at Equinox"
+                    # and "Cancelled my Equinox membership" (not "my": "my sister's birthday", "my birthday")
                 if before in SPEAKERS or before in OWNERS:  # whose: unless the other says it too
                     named_other = x.endswith(POSSESSOR) or another(x) and (before, word) not in pairs
                 elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
@@ -543,6 +544,8 @@ MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|raised|increased|upped|gr
                       r"went (?:fully|hybrid|remote|with|back)|now that|ever since|from \w+(?: \w+)? to|"
                       # a change that was planned, told done: "the Postgres 16 migration is done", "toast is live"
                       r"(?:is|are|was) (?:done|finished|complete|completed|live)|went (?:through|live)|"
+                      r"(?:finished|completed|wrapped up) (?:the |our |my )?(?:[\w.-]+ ){0,3}"
+                      r"(?:upgrade|migration|switch|switchover|move|rewrite|port|cutover)|"
                       r"done (?:migrating|moving|upgrading|switching))\b",
                       re.IGNORECASE)
 

@@ -14,7 +14,9 @@ from ..ingest.claims import ASKING
 from ..ingest.extract import KIN, NOT_PEOPLE
 from ..ingest.markup import prose, stop_words
 
-SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|\Z)", re.DOTALL)  # "1.29" ends no sentence
+# "1.29" ends no sentence; a line break ends one: a chat message runs on into code or a list
+# without a full stop ("We switched logging to Loki, config below:\n```yaml ...```\nWhy?")
+SENTENCES = re.compile(r"\S.*?(?:[.!?]+(?=\s)|(?=\n)|\Z)", re.DOTALL)
 CLAUSES = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
 # Words that join a clause to the one before without changing what it does: "..., so how can I
 # make the most of it?" asks as "how can I" does.
