@@ -339,6 +339,26 @@ def test_a_line_break_ends_what_a_message_tells_before_its_question():
     assert told("I moved to\nBerlin last week, how do I register?") == "I moved to Berlin last week"
 
 
+def test_a_change_told_in_one_line_of_a_long_message_is_as_near_as_that_line(mem, user):
+    """A switch told above a config the message goes on to ask about is a version of the fact it
+    changes: its own sentence is near that fact where the whole message is not."""
+    _assert_versions(mem, user, [
+            ("Our logs go to Papertrail.",
+             "We switched logging to Grafana Loki, promtail config below:\n```yaml\nscrape_configs:\n"
+             "  - job_name: app\n```\nLabels are not showing up, why?",
+             "Where do our logs go?")],
+        versions=True)
+
+
+def test_a_date_that_slipped_or_a_plan_decided_against_is_a_change(mem, user):
+    _assert_versions(mem, user, [
+            ("The product launch is planned for Q2.", "Launch slipped to Q3, the payments integration isn't ready.",
+             "When is the product launch?"),
+            ("I'm planning to buy a Tesla.", "Decided against the Tesla, ordered a Rivian R2.",
+             "What car am I getting?")],
+        versions=True)
+
+
 def test_an_upgrade_or_migration_told_finished_is_a_change(mem, user):
     _assert_versions(mem, user, [
             ("Our frontend is on React 17.", "Finished the React 18 upgrade yesterday, the tests pass.",

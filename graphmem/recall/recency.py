@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Mapping, Sequence
 
@@ -55,7 +55,7 @@ from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
 from .telling import (asks_of_the_asker, of_someone_else, only_of_others, opens_with_a_person_of, people_named,
-                      people_owned, says_i, told, told_prose, without_possessive)
+                      people_owned, says_i, told, told_prose, without_possessive, SENTENCES)
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)
@@ -146,6 +146,10 @@ class Said:
     at: float
     text: str
     vector: np.ndarray  # unit length
+    # of a turn of several sentences, the embedding of the one that tells a change (`told_apart`):
+    # a change told in one line of a long message ("We moved the app to Fly.io, fly.toml below:
+    # ...") is far from the fact it changes in the whole turn's embedding, not in its own
+    change_vector: np.ndarray | None = None
 
 
 def question_kind(question: str) -> str:
@@ -520,7 +524,7 @@ FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 # only of a memory near enough (`told_anew`), not by naming an old value alone (`renamed`,
 # at RENAMED_COSINE). Not "adopted", "hired" or "joined": something new begun leaves the earlier
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
-MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
+MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|(?:slipped|slid|delayed|brought forward|moved up) (?:to|until|till)|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
                       r"extension (?:to|until|till|through)|ported(?: \w+){0,3} to|"
                       r"(?:go(?:es)?|going|went|gone) (?:up |down )?to " + AMOUNT_TO + r"|"
                       # a habit ended, told by how long it has been gone: "six months smoke-free", "30 days
@@ -605,7 +609,7 @@ def _told_not_weighed(text: str) -> str:
 # "switched from Jira", "closed the Etsy shop", "quit starbucks", "done with the Montpelier market").
 LEFT = re.compile(r"\b(?:moved off|moved away from|switched (?:away )?from|away from|dropped|ditched|quit|closed|sold|"
                   r"cancell?ed|done with|no more|instead of|gave up|got rid of|rolled off|replaced|wiped|"
-                  r"uninstalled)\s+"
+                  r"uninstalled|decided against|backed out of|pulled out of)\s+"
                   r"(?:(?:the|my|our|a|an|that|this|his|her|their)\s+)?([a-z0-9][\w'’-]*)", re.IGNORECASE)
 
 
@@ -648,9 +652,11 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     if _kept(earlier, later) or _of_another(earlier, later, question) or _level_not_goal(earlier, later, question):
         return False
     cosine = float(earlier.vector @ later.vector)
-    if not (cosine >= RENAMED_COSINE and renamed(earlier, later) and not _no_amount(earlier, later, question)
+    # a change is as near as the sentence that tells it (`told_apart`)
+    near = cosine if later.change_vector is None else max(cosine, float(earlier.vector @ later.change_vector))
+    if not (near >= RENAMED_COSINE and renamed(earlier, later) and not _no_amount(earlier, later, question)
             or _differs(earlier, later, kind, asked, cosine, question)
-            or state_asked and told_anew(earlier, later, kind, cosine, question, thing, asked_vector)
+            or state_asked and told_anew(earlier, later, kind, near, question, thing, asked_vector)
             or _came_after(earlier, later, question, cosine, asked_vector)):
         return False
     if (kind == "other" and ASKS_FACT.search(question) or ASKS_NAME.search(question)) \
@@ -918,7 +924,7 @@ def _about(one: Said, other: Said, question: str, asked: np.ndarray) -> bool:
     or it is QUESTION_NEAR the question (`asked`, its embedding: "Ever since the Aldi opened I do
     all my shopping there" for "Where do I buy groceries?")."""
     shared = _stems(one.text) & (_stems(other.text) | _stems(question))
-    return bool(shared) or float(one.vector @ asked) >= QUESTION_NEAR
+    return bool(shared) or max(float(v @ asked) for v in (one.vector, one.change_vector) if v is not None) >= QUESTION_NEAR
 
 
 def _present_told(later: Said, question: str) -> bool:
@@ -983,6 +989,21 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     return out
 
 
+def told_apart(store: Store, user: str, said: Mapping[str, Said]) -> dict[str, Said]:
+    """`said` with each turn of several sentences that tells a change (`change_told`) given the
+    embedding of the sentence that tells it (`Said.change_vector`; the first, when several do),
+    read from its `(:Sentence)` nodes in one query, for those turns only."""
+    out = dict(said)
+    several = [uid for uid, x in said.items() if "\n" in x.text.strip() or len(SENTENCES.findall(x.text)) > 1]
+    wanted = [uid for uid in several if change_told(said[uid], moved_on=True) is not None]
+    for row in store.run("abstract_sentences", user_id=user, uids=wanted, vectors=True) if wanted else []:
+        for _, text, vector in sorted(row["sentences"] or [], key=lambda s: s[0]):
+            if vector is not None and change_told(replace(said[row["uid"]], text=text), moved_on=True) is not None:
+                out[row["uid"]] = replace(said[row["uid"]], change_vector=unit(vector))
+                break
+    return out
+
+
 def later_wanted(reading: str, as_of: float | None, at: float | None) -> bool:
     """Whether a memory said at `at` has a later version read above it: for the present, and for
     a time the question asks at (`as_of`: versions.stood_at) when it was said by then; else (the
@@ -1036,6 +1057,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     state_asked = asks_a_fact(question, reading if as_of is None or WHEN_ASKED.search(question) else "past")
     if said is None:
         said = restated(store, user, [uid for uid, _ in ranked[:window + MARKED_BELOW]])
+    said = told_apart(store, user, said)
     out = list(ranked)
     read: dict[str | None, int] = {}  # speaker -> how many of their memories were read
     i = 0
