@@ -350,8 +350,9 @@ def test_a_change_told_in_one_line_of_a_long_message_is_as_near_as_that_line(mem
         versions=True)
 
 
-def test_a_date_that_slipped_or_a_plan_decided_against_is_a_change(mem, user):
+def test_a_date_that_slipped_a_plan_decided_against_or_a_way_of_living_taken_up_is_a_change(mem, user):
     _assert_versions(mem, user, [
+            ("I'm vegetarian.", "I've gone vegan.", "What's my diet?"),
             ("The product launch is planned for Q2.", "Launch slipped to Q3, the payments integration isn't ready.",
              "When is the product launch?"),
             ("I'm planning to buy a Tesla.", "Decided against the Tesla, ordered a Rivian R2.",
