@@ -862,18 +862,24 @@ def test_a_now_of_discourse_or_after_a_duration_tells_no_change():
         assert change_told(Said("m", "user", 0.0, text, np.zeros(3, dtype=np.float32))), text
 
 
-def test_a_word_both_say_names_no_other_thing(mem, user):
-    """A word before the asked thing in one memory that the other says elsewhere is the same
+def test_a_name_both_say_names_no_other_thing(mem, user):
+    """A name before the asked thing in one memory that the other says elsewhere is the same
     thing said another way ("Friday deploys" of "We deploy every Friday", "my Equinox membership"
     of "a gym membership at Equinox"), not another's deploys or another membership; one said right
-    before the asked thing in both still names another ("my overall GPA")."""
+    before the asked thing in both still names another ("my overall GPA"), and so does a common
+    word ("a new estate lawyer", though the other says "estate planning")."""
     _assert_versions(mem, user, [
             ("We deploy every Friday afternoon.", "We stopped Friday deploys, everything ships on Tuesday mornings.",
              "When do we deploy?"),
             ("I have a gym membership at Equinox.", "Cancelled my Equinox membership.", "Do I have a gym membership?")],
         versions=True)
     _assert_versions(mem, user, [
-            ("My major GPA is 3.9, higher than my overall GPA.", "My overall GPA is 3.5 now.", "What's my major GPA?")],
+            ("My major GPA is 3.9, higher than my overall GPA.", "My overall GPA is 3.5 now.", "What's my major GPA?"),
+            ("I've never met lawyer Dana, which is odd since I'm planning my will, can you help me find a good "
+             "lawyer for estate planning",
+             "I'm worried about probate now that Dana told me she's retiring in May, and I need to find a new "
+             "estate lawyer to keep my estate plan in order",
+             "Have I met lawyer Dana about my will?")],
         versions=False)
 
 

@@ -314,7 +314,9 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     # of "our iOS app", which "Our Android app has a 4.1 star rating" is not
     asked_pairs = set(zip(asks, asks[1:]))
     asked_pairs |= {(x, w.removesuffix(POSSESSOR)) for x, w in asked_pairs if w.endswith(POSSESSOR)}
-    for one, other in (said, said[::-1]):
+    # the names each says, by their capitals: a name both say names one thing
+    capitals = [{w.lower() for w in CAPITALISED.findall(x)} for x in (a, b)]
+    for (one, other), names_said in zip((said, said[::-1]), (capitals[0], capitals[1])):
         pairs = set(zip(other, other[1:]))
         triples = set(zip(other, other[1:], other[2:]))
         renewed = {w for i, w in enumerate(other) if NEWER_WORDS.intersection(other[max(0, i - MARKED_WITHIN):i])}
@@ -325,11 +327,11 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
             for x, w in pairs:
                 if w != word or x == before or before in OWNERS and word in renewed and not x.endswith(POSSESSOR):
                     continue  # "the new M3 Air laptop" is my laptop's new version, "Air" no other laptop
-                if x in one and (x, word) not in one_pairs and x not in stop | OWNERS | SPEAKERS \
-                        and not x.endswith(POSSESSOR):
-                    continue  # a content word both say, one of them elsewhere, names the same thing: "We
-                    # deploy every Friday" and "We stopped Friday deploys", "a gym membership at Equinox"
-                    # and "Cancelled my Equinox membership" (not "my": "my sister's birthday", "my birthday")
+                if x in names_said and x in one and (x, word) not in one_pairs and x not in stop:
+                    continue  # a name both say, one of them elsewhere, names the same thing: "We deploy
+                    # every Friday" and "We stopped Friday deploys", "a gym membership at Equinox" and
+                    # "Cancelled my Equinox membership" (not a common word: "a good attorney for estate
+                    # planning" and "a new estate attorney"; nor "my": "my sister's birthday", "my birthday")
                 if before in SPEAKERS or before in OWNERS:  # whose: unless the other says it too
                     named_other = x.endswith(POSSESSOR) or another(x) and (before, word) not in pairs
                 elif before.endswith(POSSESSOR) and (x in OWNERS or x in SPEAKERS):
