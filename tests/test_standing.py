@@ -64,19 +64,6 @@ def test_the_instruction_on_a_questions_topic_comes_first(mem, user):
     assert not any(m.text.startswith("Always include") for m in other.memories)
 
 
-def test_a_newer_instruction_that_says_the_same_thing_anew_stands_in_for_the_older(mem, user):
-    """"From now on answer me in German" is the newer version of "Always answer me in English":
-    it comes first, though the older one is as near the question; an instruction about something
-    else does not stand in for one ("Never use emojis")."""
-    mem.add([("user", "Always answer me in English.")], user=user, at=datetime(2024, 3, 1))
-    mem.add([("user", "Never use emojis.")], user=user, at=datetime(2024, 4, 1))
-    mem.add([("user", "From now on answer me in German please.")], user=user, at=datetime(2024, 5, 1))
-    got = mem.recall("What language should you answer in?", user=user, k=3)
-    assert got.memories[0].text.startswith("From now on answer me in German") and got.memories[0].standing
-    emojis = mem.recall("Should you use emojis in your answers?", user=user, k=3)
-    assert emojis.memories[0].text == "Never use emojis."
-
-
 def test_an_instruction_applies_to_a_question_on_the_scope_it_gives_itself(mem, user):
     """"When is the final submission due?" shares little with the whole instruction (date
     formats), much with its scope (deadlines); of two instructions that name movies, the one

@@ -22,7 +22,7 @@ import numpy as np
 from ..ingest.markup import plain_typing
 from ..store import Store
 from ..vectors import unit
-from .tuning import STANDING_COSINE, STANDING_READ, STANDING_SCOPE_COSINE, STANDING_VERSION_COSINE
+from .tuning import STANDING_COSINE, STANDING_READ, STANDING_SCOPE_COSINE
 
 if TYPE_CHECKING:
     from ..models import Models
@@ -86,10 +86,8 @@ def standing_memories(store: Store, user: str, include_archived: bool = False,
 def applying(held: Sequence[Holding], query: str, question: Sequence[float], advice: bool = True) -> dict[str, str]:
     """Kind -> the memory of that kind nearest the question, for each kind that has one near
     enough: the whole memory STANDING_COSINE near, or an instruction's scope
-    STANDING_SCOPE_COSINE near (the nearer of the two counts; the newest of equally near ones), or
-    the newest one that applies too and is STANDING_VERSION_COSINE near that one (its newer
-    version: "From now on answer me in German" after "Always answer me in English"); preferences
-    only when the question asks for advice (and `advice` allows it)."""
+    STANDING_SCOPE_COSINE near (the nearer of the two counts; the newest of equally near ones);
+    preferences only when the question asks for advice (and `advice` allows it)."""
     if not (advice and ADVICE.search(query)):
         held = [h for h in held if h.kind != "preference"]
     if not held:
@@ -104,12 +102,7 @@ def applying(held: Sequence[Holding], query: str, question: Sequence[float], adv
         mine = [i for i, h in enumerate(held) if h.kind == kind
                 and (whole[i] >= STANDING_COSINE or scoped[i] >= STANDING_SCOPE_COSINE)]
         if mine:
-            best = max(mine, key=lambda i: (max(float(whole[i]), scoped[i]), -i))
-            # a newer one that applies too and says the same thing anew is its version: the
-            # newest such stands in for it (`held` is newest first)
-            best = min((i for i in mine if i <= best and float(held[i].vector @ held[best].vector)
-                        >= STANDING_VERSION_COSINE), default=best)
-            out[kind] = held[best].uid
+            out[kind] = held[max(mine, key=lambda i: (max(float(whole[i]), scoped[i]), -i))].uid
     return out
 
 

@@ -144,11 +144,6 @@ STANDING_COSINE = 0.35
 # same way (bench/README.md, "An instruction's scope").
 STANDING_SCOPE_COSINE = 0.4
 STANDING_READ = 200
-# ... and between two instructions (or two preferences) that both apply, for the newer to stand
-# in for the nearer one as its newer version ("From now on answer me in German" after "Always
-# answer me in English", 0.68 apart; two instructions about different things, such as
-# "Never use emojis" and "Always include version numbers", are 0.2-0.3 apart).
-STANDING_VERSION_COSINE = 0.6
 
 # -- the answer ------------------------------------------------------------------------
 
