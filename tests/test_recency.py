@@ -341,13 +341,16 @@ def test_a_line_break_ends_what_a_message_tells_before_its_question():
 
 def test_a_change_told_in_one_line_of_a_long_message_is_as_near_as_that_line(mem, user):
     """A switch told above a config the message goes on to ask about is a version of the fact it
-    changes: its own sentence is near that fact where the whole message is not."""
-    _assert_versions(mem, user, [
-            ("Our logs go to Papertrail.",
-             "We switched logging to Grafana Loki, promtail config below:\n```yaml\nscrape_configs:\n"
-             "  - job_name: app\n```\nLabels are not showing up, why?",
-             "Where do our logs go?")],
-        versions=True)
+    changes: its own sentence is near that fact, and the question, where the whole message is
+    not. A short sentence of change about something else stands for nothing ("Rates dropped a
+    bit." is no version of an emergency fund's amount)."""
+    older = _say(mem, user, "Our logs go to Papertrail.", MARCH)
+    newer = _say(mem, user, "We switched logging to Grafana Loki, promtail config below:\n```yaml\nscrape_configs:\n"
+                 "  - job_name: app\n```\nLabels are not showing up, why?", APRIL)
+    assert [m.uid for m in mem.recall("Where do our logs go?", user=user, k=2).memories] == [newer, older]
+    fund = _say(mem, user, "Emergency fund hit $17k!", MARCH)
+    _say(mem, user, "Rates dropped a bit. Thinking I'd refinance if they get to 6%, not yet though.", APRIL)
+    assert mem.recall("How much is in my emergency fund?", user=user, k=2).memories[0].uid == fund
 
 
 def test_a_date_that_slipped_a_plan_decided_against_or_a_way_of_living_taken_up_is_a_change(mem, user):

@@ -995,17 +995,28 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     return out
 
 
-def told_apart(store: Store, user: str, said: Mapping[str, Said]) -> dict[str, Said]:
+def told_apart(store: Store, user: str, said: Mapping[str, Said], question: str,
+               asked: np.ndarray | None = None) -> dict[str, Said]:
     """`said` with each turn of several sentences that tells a change (`change_told`) given the
-    embedding of the sentence that tells it (`Said.change_vector`; the first, when several do),
-    read from its `(:Sentence)` nodes in one query, for those turns only."""
+    embedding of its first sentence that tells one and is about the question (`Said.change_vector`):
+    it says a word of the question (by its first STEM letters) or is QUESTION_NEAR the question
+    (`asked`, its embedding). Read from the turns' `(:Sentence)` nodes in one query, for those
+    turns only. A short sentence of change is near many facts ("Rates dropped a bit." near "Emergency
+    fund hit $17k!"): only one about what is asked stands for its turn."""
     out = dict(said)
     several = [uid for uid, x in said.items() if "\n" in x.text.strip() or len(SENTENCES.findall(x.text)) > 1]
     wanted = [uid for uid in several if change_told(said[uid], moved_on=True) is not None]
+    asked_stems = _stems(question)
     for row in store.run("abstract_sentences", user_id=user, uids=wanted, vectors=True) if wanted else []:
+        this = said[row["uid"]]
         for _, text, vector in sorted(row["sentences"] or [], key=lambda s: s[0]):
-            if vector is not None and change_told(replace(said[row["uid"]], text=text), moved_on=True) is not None:
-                out[row["uid"]] = replace(said[row["uid"]], change_vector=unit(vector))
+            text = text.removeprefix(f"{this.speaker}: ")  # a sentence reads "speaker: ..."
+            sentence = replace(this, text=text)
+            v = unit(vector) if vector is not None else None
+            if v is None or change_told(sentence, moved_on=True) is None:
+                continue
+            if _stems(text) & asked_stems or asked is not None and float(v @ asked) >= QUESTION_NEAR:
+                out[row["uid"]] = replace(this, change_vector=v)
                 break
     return out
 
@@ -1063,7 +1074,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     state_asked = asks_a_fact(question, reading if as_of is None or WHEN_ASKED.search(question) else "past")
     if said is None:
         said = restated(store, user, [uid for uid, _ in ranked[:window + MARKED_BELOW]])
-    said = told_apart(store, user, said)
+    said = told_apart(store, user, said, question, asked_vector)
     out = list(ranked)
     read: dict[str | None, int] = {}  # speaker -> how many of their memories were read
     i = 0
