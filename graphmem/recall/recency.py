@@ -995,18 +995,19 @@ def restated(store: Store, user: str, uids: Sequence[str]) -> dict[str, Said]:
     return out
 
 
-def told_apart(store: Store, user: str, said: Mapping[str, Said], question: str,
-               asked: np.ndarray | None = None) -> dict[str, Said]:
+def told_apart(store: Store, user: str, said: Mapping[str, Said], asked: np.ndarray | None) -> dict[str, Said]:
     """`said` with each turn of several sentences that tells a change (`change_told`) given the
     embedding of its first sentence that tells one and is about the question (`Said.change_vector`):
-    it says a word of the question (by its first STEM letters) or is QUESTION_NEAR the question
-    (`asked`, its embedding). Read from the turns' `(:Sentence)` nodes in one query, for those
-    turns only. A short sentence of change is near many facts ("Rates dropped a bit." near "Emergency
-    fund hit $17k!"): only one about what is asked stands for its turn."""
+    QUESTION_NEAR the question (`asked`, its embedding; without it, none is read). Read from the
+    turns' `(:Sentence)` nodes in one query, for those turns only. A short sentence of change is
+    near many facts ("Rates dropped a bit." near "Emergency fund hit $17k!"), and a word of the
+    question says too little ("the car stays home for the school run" for "how many cars do we
+    have?"): only one near what is asked stands for its turn."""
+    if asked is None:
+        return dict(said)
     out = dict(said)
     several = [uid for uid, x in said.items() if "\n" in x.text.strip() or len(SENTENCES.findall(x.text)) > 1]
     wanted = [uid for uid in several if change_told(said[uid], moved_on=True) is not None]
-    asked_stems = _stems(question)
     for row in store.run("abstract_sentences", user_id=user, uids=wanted, vectors=True) if wanted else []:
         this = said[row["uid"]]
         for _, text, vector in sorted(row["sentences"] or [], key=lambda s: s[0]):
@@ -1015,7 +1016,7 @@ def told_apart(store: Store, user: str, said: Mapping[str, Said], question: str,
             v = unit(vector) if vector is not None else None
             if v is None or change_told(sentence, moved_on=True) is None:
                 continue
-            if _stems(text) & asked_stems or asked is not None and float(v @ asked) >= QUESTION_NEAR:
+            if float(v @ asked) >= QUESTION_NEAR:
                 out[row["uid"]] = replace(this, change_vector=v)
                 break
     return out
@@ -1074,7 +1075,7 @@ def newest_first(store: Store, user: str, ranked: list[tuple[str, float]], quest
     state_asked = asks_a_fact(question, reading if as_of is None or WHEN_ASKED.search(question) else "past")
     if said is None:
         said = restated(store, user, [uid for uid, _ in ranked[:window + MARKED_BELOW]])
-    said = told_apart(store, user, said, question, asked_vector)
+    said = told_apart(store, user, said, asked_vector)
     out = list(ranked)
     read: dict[str | None, int] = {}  # speaker -> how many of their memories were read
     i = 0
