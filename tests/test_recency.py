@@ -344,10 +344,16 @@ def test_a_change_told_in_one_line_of_a_long_message_is_as_near_as_that_line(mem
     changes: its own sentence is near that fact, and the question, where the whole message is
     not. A short sentence of change about something else stands for nothing ("Rates dropped a
     bit." is no version of an emergency fund's amount)."""
-    older = _say(mem, user, "Our logs go to Papertrail.", MARCH)
-    newer = _say(mem, user, "We switched logging to Grafana Loki, promtail config below:\n```yaml\nscrape_configs:\n"
-                 "  - job_name: app\n```\nLabels are not showing up, why?", APRIL)
-    assert [m.uid for m in mem.recall("Where do our logs go?", user=user, k=2).memories] == [newer, older]
+    for i, (before, after, question) in enumerate([
+            ("Our logs go to Papertrail.",
+             "We moved our logs to Grafana Loki last week, config below:\n```yaml\nscrape_configs: []\n```\n"
+             "Why are no labels showing?", "Where do our logs go?"),
+            ("Our Postgres database runs on a single EC2 box.",
+             "Postgres now runs on RDS with a read replica; the old EC2 box is gone.\n"
+             "How do I set up connection pooling?", "Where does our Postgres database run?")]):
+        whose = f"{user}-{i}"
+        older, newer = _say(mem, whose, before, MARCH), _say(mem, whose, after, APRIL)
+        assert [m.uid for m in mem.recall(question, user=whose, k=2).memories] == [newer, older], question
     fund = _say(mem, user, "Emergency fund hit $17k!", MARCH)
     _say(mem, user, "Rates dropped a bit. Thinking I'd refinance if they get to 6%, not yet though.", APRIL)
     assert mem.recall("How much is in my emergency fund?", user=user, k=2).memories[0].uid == fund

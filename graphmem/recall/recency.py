@@ -658,8 +658,11 @@ def versions_of_one_thing(earlier: Said, later: Said, kind: str, asked: frozense
     if _kept(earlier, later) or _of_another(earlier, later, question) or _level_not_goal(earlier, later, question):
         return False
     cosine = float(earlier.vector @ later.vector)
-    # a change is as near as the sentence that tells it (`told_apart`)
-    near = cosine if later.change_vector is None else max(cosine, float(earlier.vector @ later.change_vector))
+    # a change is as near as the sentence that tells it (`told_apart`), where that is near enough
+    # to read it so without more (VERSION_COSINE): less near, a short sentence of change is as near
+    # to many facts
+    said_so = float(earlier.vector @ later.change_vector) if later.change_vector is not None else cosine
+    near = max(cosine, said_so) if said_so >= VERSION_COSINE else cosine
     if not (near >= RENAMED_COSINE and renamed(earlier, later) and not _no_amount(earlier, later, question)
             or _differs(earlier, later, kind, asked, cosine, question)
             or state_asked and told_anew(earlier, later, kind, near, question, thing, asked_vector)
