@@ -526,7 +526,8 @@ FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 # only of a memory near enough (`told_anew`), not by naming an old value alone (`renamed`,
 # at RENAMED_COSINE). Not "adopted", "hired" or "joined": something new begun leaves the earlier
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
-MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|(?:slipped|slid|delayed|brought forward|moved up) (?:to|until|till)|raised|increased|upped|grown|extended|shortened|adjusted|cut|"
+MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|(?:slipped|slid|delayed|brought forward|moved up) (?:to|until|till)|"
+                      r"raised|increased|upped|grown|extended|shortened|adjusted|cut|"
                       r"extension (?:to|until|till|through)|ported(?: \w+){0,3} to|"
                       r"(?:go(?:es)?|going|went|gone) (?:up |down )?to " + AMOUNT_TO + r"|"
                       # a habit ended, told by how long it has been gone: "six months smoke-free", "30 days
@@ -930,10 +931,12 @@ def _stems(text: str) -> set[str]:
 def _about(one: Said, other: Said, question: str, asked: np.ndarray) -> bool:
     """Whether `one`, of two memories less than VERSION_COSINE near, is about what the other or
     the question is: it says a word of either (by their first STEM letters: "smoking" is "smoker"),
-    or it is QUESTION_NEAR the question (`asked`, its embedding: "Ever since the Aldi opened I do
-    all my shopping there" for "Where do I buy groceries?")."""
+    or it (or its sentence that tells a change, `told_apart`) is QUESTION_NEAR the question (`asked`,
+    its embedding: "Ever since the Aldi opened I do all my shopping there" for "Where do I buy
+    groceries?")."""
     shared = _stems(one.text) & (_stems(other.text) | _stems(question))
-    return bool(shared) or max(float(v @ asked) for v in (one.vector, one.change_vector) if v is not None) >= QUESTION_NEAR
+    nearest = max(float(v @ asked) for v in (one.vector, one.change_vector) if v is not None)
+    return bool(shared) or nearest >= QUESTION_NEAR
 
 
 def _present_told(later: Said, question: str) -> bool:
