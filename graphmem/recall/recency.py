@@ -316,7 +316,7 @@ def other_thing(a: str, b: str, question: str, asked: frozenset[str]) -> bool:
     asked_pairs |= {(x, w.removesuffix(POSSESSOR)) for x, w in asked_pairs if w.endswith(POSSESSOR)}
     # the names each says, by their capitals: a name both say names one thing
     capitals = [{w.lower() for w in CAPITALISED.findall(x)} for x in (a, b)]
-    for (one, other), names_said in zip((said, said[::-1]), (capitals[0], capitals[1])):
+    for (one, other), names_said in zip((said, said[::-1]), capitals):
         pairs = set(zip(other, other[1:]))
         triples = set(zip(other, other[1:], other[2:]))
         renewed = {w for i, w in enumerate(other) if NEWER_WORDS.intersection(other[max(0, i - MARKED_WITHIN):i])}
@@ -481,7 +481,8 @@ WISHED = re.compile(r"\b(want\w*|plan\w*|hop(?:e|es|ing)|wish\w*|consider\w*|thi
 EMOJI = "[\u2600-\u27bf\U0001f300-\U0001faff]"
 LAUGH = r"(?:lol|lmao|haha\w*|tbh)\b"
 HEDGE = r"(?:i guess|i think|i suppose|i believe|honestly|apparently|officially|though|anyway)"
-NOW_TOLD = re.compile(r"(?<!right )(?<!for )(?<!just )(?<!by )(?<!until )(?<!till )"
+_NOW_AS_TIME = ("right", "for", "just", "by", "until", "till")  # "right now", "for now", ...: a time, no change
+NOW_TOLD = re.compile("".join(rf"(?<!{w} )" for w in _NOW_AS_TIME) +
                       r"\bnow\b(?=\s*(?:[.,;:!?)]|$|" + EMOJI + r"|\s" + LAUGH + r"|\s" + HEDGE
                       + r"\s*(?:[.,;:!?)]|$|" + EMOJI + r")"
                       r"|\s(?:and|but|so|which|because|since|after|too|instead)\b))",
@@ -495,8 +496,8 @@ DURATION = re.compile(r"\bfor\s+(?:\S+\s+){0,3}(?:\d\S*|(?:second|minute|hour|da
 # now runs on GitHub Actions"); not after a word that makes it discourse or a time ("and now",
 # "right now", "from now", "let's now", "I know now"), nor before one ("now that", "now or never",
 # "now I", "now what").
-_NOT_BEFORE_NOW = ("right", "for", "just", "by", "until", "till", "from", "even", "and", "but", "so", "then", "as",
-                   "of", "to", "up", "let's", "lets", "know", "knew", "see", "understand", "realize", "realise")
+_NOT_BEFORE_NOW = _NOW_AS_TIME + ("from", "even", "and", "but", "so", "then", "as", "of", "to", "up", "let's",
+                                  "lets", "know", "knew", "see", "understand", "realize", "realise")
 NOW_WITHIN = re.compile("".join(rf"(?<!\b{w} )" for w in _NOT_BEFORE_NOW) + r"(?<=[\w'’] )now "
                         r"(?!(?:that|then|or|and|i|we|you|he|she|they|it|what|how|why|when|where|if|here|there|"
                         r"this|is|was)\b)(?=[a-z0-9$£€])", re.IGNORECASE)
@@ -1012,7 +1013,7 @@ def told_apart(store: Store, user: str, said: Mapping[str, Said], asked: np.ndar
     if asked is None:
         return dict(said)
     out = dict(said)
-    several = [uid for uid, x in said.items() if "\n" in x.text.strip() or len(SENTENCES.findall(x.text)) > 1]
+    several = [uid for uid, x in said.items() if len(SENTENCES.findall(x.text)) > 1]  # a line break ends one too
     wanted = [uid for uid in several if change_told(said[uid], moved_on=True) is not None]
     for row in store.run("abstract_sentences", user_id=user, uids=wanted, vectors=True) if wanted else []:
         this = said[row["uid"]]
