@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 import pytest
 
 from graphmem.recall.recency import restated
-from graphmem.recall.telling import only_of_others, opens_with_a_person_of, people_named, people_owned, says_i
+from graphmem.recall.telling import (only_asks, only_of_others, opens_with_a_person_of, people_named, people_owned,
+                                     says_i)
 from graphmem.recall.whose import asks_of_the_asker, mine_first, of_someone_else, of_the_speaker
 
 JANUARY, JUNE = (datetime(2024, m, 5, 9, tzinfo=timezone.utc) for m in (1, 6))
@@ -133,3 +134,44 @@ def test_a_question_that_names_people_of_any_kind_or_asks_what_the_asker_said_is
     ranked = [(baby, 1.0), (kids, 0.9)]
     assert mine_first(ranked, said, "How many children do I have?") == ranked
     assert mine_first(ranked, said, "What did I say about the baby?") == ranked
+
+
+def test_a_question_about_the_askers_family_as_one_is_not_about_the_asker():
+    for question in ("Tell me about my family.", "What do you know about my relatives?", "How are my folks doing?",
+                     "Where do my siblings live?"):
+        assert not asks_of_the_asker(question), question
+    assert asks_of_the_asker("What's my family doctor's name?")  # a doctor of the asker's
+    assert not asks_of_the_asker("What's my family's favourite restaurant?")
+
+
+@pytest.mark.parametrize("text", [
+    "Give me a recipe for a quick weeknight pasta.",
+    "Explain what an index fund is.",
+    "Please help me write a polite email declining a meeting.",
+    "How do I convert Celsius to Fahrenheit?",
+    "Can you recommend a podcast? Also tell me a joke.",
+])
+def test_a_message_that_only_asks_tells_nothing_of_its_speaker(text):
+    assert only_asks(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm a nurse. Give me tips for night shifts.",  # a fact, then a request
+    "Got moved to day shifts starting next week.",  # a chat drops its "I"
+    "Made a recipe for pasta last night.",
+    "Helping my sister move this weekend.",
+])
+def test_a_message_that_tells_something_does_not_only_ask(text):
+    assert not only_asks(text)
+
+
+def test_a_request_of_the_asker_is_not_put_above_someone_elses_fact(mem, user):
+    """"Give me a recipe" says "me" and tells nothing: it is no fact of the asker's to answer a
+    question about them with; the asker's own fact below it is."""
+    sister = mem.add("My sister is a nurse in Boston.", user=user, at=JANUARY).memory_ids[0]
+    ask = mem.add("Give me a recipe for a quick weeknight pasta.", user=user, at=JUNE).memory_ids[0]
+    own = mem.add("I'm a product manager at a fintech startup.", user=user, at=JUNE).memory_ids[0]
+    said = restated(mem.store, user, [sister, ask, own])
+    ranked = [(sister, 1.0), (ask, 0.9), (own, 0.8)]
+    assert [uid for uid, _ in mine_first(ranked, said, "What's my job?")] == [own, sister, ask]
+    assert mine_first(ranked[:2], said, "What's my job?") == ranked[:2]

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from ..keys import bounded
 from .claims import Claim, claims, requested
@@ -174,7 +174,8 @@ def terms(doc: Doc, speaker: str, caption: str | None) -> dict[str, int]:
     return dict(Counter(map(bounded, words)))
 
 
-def query_terms(doc: Doc) -> list[str]:
+def query_terms(doc: Iterable[Token]) -> list[str]:
+    """The lemmas of the content words of a doc or of some of its tokens: what the lexical channel searches by."""
     return list(dict.fromkeys(bounded((t.lemma_ or t.text).lower()) for t in doc
                               if (t.is_alpha or t.like_num) and not t.is_stop))
 

@@ -203,9 +203,30 @@ def of_the_speaker(text: str) -> bool:
     return said > owning or said == 0 and not THIRD_PERSON.search(told_prose(text))
 
 
+# The asker's people as one: "Tell me about my family" asks about them, though none is named; not
+# "family" of a thing of the asker's ("my family doctor", "our family plan").
+KINFOLK = re.compile(r"\b(?:famil(?:y|ies)|relatives|folks|siblings|household|kin|kinfolk)\b(?!\s+(?:doctor|"
+                     r"physician|dentist|car|van|plan|room|business|recipes?|history|name)\b)", re.IGNORECASE)
+
+
+# A sentence that asks the other to do something and tells nothing: "Give me a recipe for a quick
+# pasta.", "Explain what an index fund is.", "Please help me write an email."
+REQUESTING = re.compile(r"^\W*(?:(?:please|pls|so|ok|okay|hey|now|also|and|then)\W+)*(?:give|help|explain|tell|show|write|"
+                        r"draft|recommend|suggest|list|summari[sz]e|describe|compare|translate|find|make|create|"
+                        r"generate|convert|walk|teach|remind|review|check|rewrite|outline|brainstorm|plan)\b",
+                        re.IGNORECASE)
+
+
+def only_asks(text: str) -> bool:
+    """Whether a message only asks: every sentence of it a question (`told` leaves none) or a
+    request (REQUESTING): it tells nothing of its speaker, though it says "me"."""
+    return all(REQUESTING.search(s) for s in SENTENCES.findall(told_prose(text)))
+
+
 def asks_of_the_asker(question: str) -> bool:
     """Whether a question asks about the asker ("What's my job?") and names no person of
     theirs ("Where does my sister live?" asks about her), nor any of PEOPLE ("How many children
-    do I have?" asks about them)."""
+    do I have?" asks about them), nor them as one (KINFOLK)."""
     said, owning = _first_person(question)
-    return said > 0 and owning == 0 and not people_named(question)
+    return said > 0 and owning == 0 and not people_named(question) \
+        and not KINFOLK.search(question)

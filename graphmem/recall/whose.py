@@ -26,7 +26,7 @@ from typing import Mapping
 
 from .recency import Said
 from .replies import asks_about_own_words
-from .telling import asks_of_the_asker, of_someone_else, of_the_speaker, only_of_others
+from .telling import asks_of_the_asker, of_someone_else, of_the_speaker, only_asks, only_of_others
 from .tuning import VERSION_WINDOW
 
 
@@ -46,7 +46,7 @@ def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], questi
             continue
         mine = next((j for j in range(i + 1, min(window, len(out)))
                      if (other := said.get(out[j][0])) is not None and other.speaker == this.speaker
-                     and of_the_speaker(other.text)), None)
+                     and of_the_speaker(other.text) and not only_asks(other.text)), None)
         if mine is None:
             i += 1
             continue
