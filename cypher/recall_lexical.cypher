@@ -5,21 +5,15 @@
 // posting list): recall_lexical_boost.cypher adds its share to the other channels' candidates.
 // A score is a sum whose last bits depend on the order it is added up in, which backends do not
 // share: scores are ranked at 9 decimals, as recall ranks them (SCORE_DECIMALS), then by uid.
-// A word in $supporting (the name of a speaker most memories are said by) adds its share to a
-// memory another word found, and finds none by itself: else in a small memory it ranked the
-// shortest memories that say the name first, whatever they said.
-// params: user_id, terms, max_df, supporting, limit
+// params: user_id, terms, max_df, limit
 // mode: read
 MATCH (u:User {id: $user_id})
 UNWIND $terms AS word
 MATCH (t:Term {user_id: $user_id, word: word})
 WHERE t.df <= $max_df
-WITH t, word IN $supporting AS supporting,
-     log(1.0 + (coalesce(u.memories, t.df) - t.df + 0.5) / (t.df + 0.5)) AS idf, coalesce(u.avg_length, 10.0) AS avg
+WITH t, log(1.0 + (coalesce(u.memories, t.df) - t.df + 0.5) / (t.df + 0.5)) AS idf, coalesce(u.avg_length, 10.0) AS avg
 MATCH (t)<-[h:HAS_TERM]-(m:Memory)
-WITH m, sum(idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * m.length / avg))) AS score,
-     sum(CASE WHEN supporting THEN 0 ELSE 1 END) AS finding
-WHERE finding > 0
+WITH m, sum(idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * m.length / avg))) AS score
 RETURN m.uid AS uid, score
 ORDER BY round(score * 1000000000.0) DESC, uid
 LIMIT $limit

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from ..keys import bounded
 from .claims import Claim, claims, requested
@@ -174,8 +174,7 @@ def terms(doc: Doc, speaker: str, caption: str | None) -> dict[str, int]:
     return dict(Counter(map(bounded, words)))
 
 
-def query_terms(doc: Iterable[Token]) -> list[str]:
-    """The lemmas of the content words of a doc or of some of its tokens: what the lexical channel searches by."""
+def query_terms(doc: Doc) -> list[str]:
     return list(dict.fromkeys(bounded((t.lemma_ or t.text).lower()) for t in doc
                               if (t.is_alpha or t.like_num) and not t.is_stop))
 

@@ -69,11 +69,6 @@ FRAME = (
                r"summari[sz]e|give\s+me|describe)\s+(?:(?:a|an|the)\s+(?:\w+\s+)?(?:summary|overview|recap|rundown)\s+"
                r"of\s+)?(?:(?:what|everything|all)\s+(?:you\s+know|I(?:'ve|’ve|\s+have)?\s+(?:told|said\s+to|"
                r"mentioned\s+to)\s+you)\s+(?:about|of)\s+)?", re.IGNORECASE),
-    # what the agent knows or was told of a thing: "What do you know about my car?", "What have I
-    # told you about my job?"
-    re.compile(r"^\s*what\s+(?:do|did)\s+you\s+(?:know|remember|recall)\s+(?:about|of)\s+|"
-               r"^\s*what\s+(?:have|did)\s+I\s+(?:told|tell|said|say|mentioned|mention)\s+(?:to\s+)?you\s+(?:about|of)\s+",
-               re.IGNORECASE),
 )
 
 
@@ -126,7 +121,6 @@ class Analysis:
     asker: str | None = None  # whose "I" the question means: recall's asker, or the user of a chat with an agent
     thing: str | None = None  # what the question asks about (`asked_thing`): "deadline" in "When is the deadline ...?"
     question: str = ""  # the question the query asks (`as_question`): itself, or "What is X?" for a phrase X
-    speaker_words: list[str] = field(default_factory=list)  # the `words` of the names the topic leaves out
 
     def persons(self) -> list[str]:
         """The names of the people the question names."""
@@ -189,9 +183,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
         for norm in [row["norm"], *(normalise(a) for a in row["aliases"] or [])]:
             named.setdefault(norm, row["vid"])
     speakers = _speakers_named(store, user, by_norm, named, matched)
-    spoken = [m for m in found if normalise(m.name) in speakers]
-    topic = topic_of(doc, spoken)
-    of_speakers = set(query_terms(doc[i] for m in spoken for i in m.tokens))
+    topic = topic_of(doc, [m for m in found if normalise(m.name) in speakers])
     unmatched = [m for norm, m in by_norm.items() if norm not in named]
     own = [doc.text] if topic == doc.text else [doc.text, topic]  # the question (and its topic when it differs)
     if len(own) > 1:
@@ -216,7 +208,7 @@ def _analyse(store: Store, models: Models, nlp: "Language", user: str, query: st
     kind = _type(doc.text, entities, time_text, notes)
     return Analysis(query, kind, entities, time_range, time_text, as_param(vectors[0]), words, total, notes,
                     _answer_kinds(doc.text, notes), topic, as_param(topic_vector), unknown, asked_back, asker,
-                    asked_thing(whole), as_question(whole), [w for w in words if w in of_speakers])
+                    asked_thing(whole), as_question(whole))
 
 
 def _nearest_entity(store: Store, user: str, vector: list[float]) -> list[dict]:

@@ -123,9 +123,7 @@ class Semantic:
 
 class Lexical:
     """BM25 over the user's term postings. A word in more than FANOUT memories is not walked: it
-    only adds its share to the memories the other channels found. A word of the name of a
-    speaker most memories are said by (`Analysis.speaker_words`, what the question's topic
-    leaves out) finds no memory by itself: it adds to those its other words find."""
+    only adds its share to the memories the other channels found."""
 
     name = "lexical"
     needs: tuple[str, ...] = ("words",)
@@ -135,9 +133,8 @@ class Lexical:
         return self.boost(ask, self.walk(ask))
 
     def walk(self, ask: Ask) -> list[dict]:
-        a = ask.analysis
-        return ask.store.run("recall_lexical", user_id=ask.user, terms=a.words, max_df=FANOUT,
-                             supporting=a.speaker_words, limit=ask.depth)
+        return ask.store.run("recall_lexical", user_id=ask.user, terms=ask.analysis.words, max_df=FANOUT,
+                             limit=ask.depth)
 
     def boost(self, ask: Ask, walked: list[dict]) -> Ranked:
         a = ask.analysis

@@ -218,9 +218,12 @@ REQUESTING = re.compile(r"^\W*(?:(?:please|pls|so|ok|okay|hey|now|also|and|then)
 
 
 def only_asks(text: str) -> bool:
-    """Whether a message only asks: every sentence of it a question (`told` leaves none) or a
-    request (REQUESTING): it tells nothing of its speaker, though it says "me"."""
-    return all(REQUESTING.search(s) for s in SENTENCES.findall(told_prose(text)))
+    """Whether what a message tells is only requests (REQUESTING): nothing of its speaker,
+    though it says "me". One that `told` leaves nothing of is not read so: a question that ends
+    a line of news without a stop ("Work asked if I could do Thursdays too so it's four days now
+    any tips for batch cooking?") leaves nothing too."""
+    said = SENTENCES.findall(told_prose(text))
+    return bool(said) and all(REQUESTING.search(s) for s in said)
 
 
 def asks_of_the_asker(question: str) -> bool:
