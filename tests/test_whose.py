@@ -159,6 +159,8 @@ def test_a_message_that_only_asks_tells_nothing_of_its_speaker(text):
     "Got moved to day shifts starting next week.",  # a chat drops its "I"
     "Made a recipe for pasta last night.",
     "Helping my sister move this weekend.",
+    "Make 80k a year now, finally.",  # a chat drops its "I" before verbs of requests too
+    "Find it hard to sleep before a night shift.",
     # `told` leaves nothing of a line of news that runs into its question without a stop
     "Work asked if I could do Thursdays too so it's four days now any tips for batch cooking for the week?",
 ])

@@ -11,9 +11,11 @@ or when it has no first person and says "he" or "she" ("Eli quit soccer. He want
 robotics"); of the speaker when it says I, me, we or us, or "my" and "our" of anything else ("My
 doctor increased my lisinopril" is the speaker's dose), or no person at all (a chat drops its
 "I": "Got moved to day shifts"). A question is about the asker when it says I, me, my, we or our and names
-no person of theirs ("Does my sister live with me?" is about the sister). Then, among the first
+no person of theirs ("Does my sister live with me?" is about the sister), nor them as one ("Tell
+me about my family"). Then, among the first
 VERSION_WINDOW memories, a memory of someone else gets the nearest following memory of the
-speaker's own, said by the same speaker, put right above it, however near the two are: whose
+speaker's own, said by the same speaker, put right above it (not one that only asks: "Give me a
+recipe for a quick pasta." says "me" and tells nothing of them), however near the two are: whose
 fact it is decides a question about the asker before what it is near ("What's my dog's name?":
 "I have a rescue pit mix named Koa" above "watching my neighbor's dog mochi this week", 0.32
 apart). Nothing else moves but by the one place the moved memory left.
