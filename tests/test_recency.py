@@ -369,6 +369,18 @@ def test_a_date_that_slipped_a_plan_decided_against_or_a_way_of_living_taken_up_
         versions=True)
 
 
+def test_a_limit_stretched_or_bumped_to_an_amount_is_a_change(mem, user):
+    _assert_versions(mem, user, [
+            ("My budget for the couch is $800.", "Actually I can stretch to $1,200.", "What's my budget for the couch?"),
+            ("I'm asking for 55k in the negotiation.", "I bumped it up to 60k after talking to a recruiter.",
+             "What's my salary ask?")],
+        versions=True)
+    _assert_versions(mem, user, [  # a distance is no amount a limit moves to, and "trying" only weighs
+            ("My Sunday long run is 10 miles.", "I'm trying to stretch it to 13 miles by March.",
+             "How far do I run on Sundays?")],
+        versions=False)
+
+
 def test_an_upgrade_or_migration_told_finished_is_a_change(mem, user):
     _assert_versions(mem, user, [
             ("Our frontend is on React 17.", "Finished the React 18 upgrade yesterday, the tests pass.",

@@ -529,6 +529,8 @@ FORMER_TOLD = re.compile(r"\bused to\b", re.IGNORECASE)
 # fact standing ("I adopted a cat called Mimi in Lyon" after "I live in Paris").
 MOVED_ON = re.compile(r"\b(push(?:ed)?(?: \w+){0,2} to|(?:slipped|slid|delayed|brought forward|moved up) (?:to|until|till)|"
                       r"raised|increased|upped|grown|extended|shortened|adjusted|cut|"
+                      # a limit moved: "actually I can stretch to $1,200", "bumped it up to 60k"
+                      r"(?:stretch|bump)(?:ed|ing)?(?: \w+){0,2} to " + AMOUNT_TO + r"|"
                       r"extension (?:to|until|till|through)|ported(?: \w+){0,3} to|"
                       r"(?:go(?:es)?|going|went|gone) (?:up |down )?to " + AMOUNT_TO + r"|"
                       # a habit ended, told by how long it has been gone: "six months smoke-free", "30 days
