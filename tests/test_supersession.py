@@ -341,6 +341,24 @@ def test_an_assistant_claims_nothing_about_the_user(mem, user, speaker):
     assert not _supersedes(mem, user, theirs, mine)
 
 
+def test_notes_an_agent_keeps_of_the_user_are_the_users_facts(mem, user):
+    """An agent that keeps notes through `remember` writes them of "User" ("User lives in
+    Paris.", "User's manager is Priya."): the user's facts, linked as their own words would be;
+    "the user" of software talk ("the user clicks Save") is nobody's fact."""
+    for older, newer, question, wanted in [
+            ("User lives in Paris.", "User moved to Berlin.", "Where does the user live?", "Berlin"),
+            ("User's manager is Priya.", "User's new manager is Omar after the reorg.", "Who is my manager?", "Omar")]:
+        whose = f"{user}-{wanted}"
+        first = mem.add(older, user=whose, at=JAN).memory_ids[0]
+        second = mem.add(newer, user=whose, at=JUN).memory_ids[0]
+        assert _supersedes(mem, whose, second, first), newer
+        assert wanted in mem.recall(question, user=whose, k=1).memories[0].text
+    who = f"{user}-app"
+    first = mem.add("In our app the user signs in with email.", user=who, at=JAN).memory_ids[0]
+    second = mem.add("Now the user signs in with a passkey.", user=who, at=JUN).memory_ids[0]
+    assert not _supersedes(mem, who, second, first)
+
+
 # Updates said in words the first claim readings missed, one per reading added for them.
 MORE_UPDATES = [
     ("I'm 29 years old.", "I just turned 30."),  # "29 years old" is a date to spaCy

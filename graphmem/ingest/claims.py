@@ -728,7 +728,7 @@ def _person(token: "Token", speaker: str, addressee: str | None, by_token: dict)
         # daughters are two people).
         if named is not None and named.kind == "PERSON" and (child.pos_ != "PROPN" or child.ent_type_ == "PERSON"):
             return (named.name, named.kind)
-    if low in SPEAKING:
+    if low in SPEAKING or _user_noted(token, speaker):
         return (speaker, "PERSON")
     if low in ("you",) and addressee:
         return (addressee, "PERSON")
@@ -736,6 +736,13 @@ def _person(token: "Token", speaker: str, addressee: str | None, by_token: dict)
     if mention is not None and mention.kind in ("PERSON", "PROPN"):
         return (mention.name, mention.kind)
     return None
+
+
+def _user_noted(token: "Token", speaker: str) -> bool:
+    """Whether the subject is the user of a chat with an agent as an agent notes them: "User lives
+    in Paris.", "User's manager is Priya." (the notes an agent keeps through `remember`). Not "the
+    user", who in a chat about software is as often the software's user ("the user clicks Save")."""
+    return speaker == USER_ROLE and token.text == "User" and not any(c.dep_ == "det" for c in token.children)
 
 
 def _owner(noun: "Token", speaker: str, addressee: str | None, by_token: dict) -> Subject | None:
