@@ -855,7 +855,8 @@ def test_an_amount_said_of_a_thing_is_its_value_and_a_unit_is_counted(nlp):
     ("we adopted another kitty last week, her name is Nori", "cat", MORE),
     ("We got one more dog.", "dog", MORE),
     ("We just had our third baby, a girl!", "child", "3"),
-    ("Our third baby arrived last Tuesday!", "child", "3")])
+    ("Our third baby arrived last Tuesday!", "child", "3"),
+    ("Our baby number three arrived last night!", "child", "3")])
 def test_one_more_of_a_kind_changes_its_count(nlp, text, counted, value):
     """One more, how many unsaid, is a count other than the one said before; a child born counts
     the children ("baby", "kids" and "children" one word)."""
@@ -863,9 +864,17 @@ def test_one_more_of_a_kind_changes_its_count(nlp, text, counted, value):
 
 
 @pytest.mark.parametrize("text", ["We're thinking of adopting another cat.", "We didn't get another dog.",
-                                  "We're expecting our third baby in May.", "I had my second coffee."])
+                                  "We're expecting our third baby in May.", "I had my second coffee.",
+                                  "Our baby number three is due in May.", "Our order number 12 arrived."])
 def test_one_more_wished_denied_or_expected_or_a_second_helping_counts_nothing(nlp, text):
     assert not [c for c in _claims(nlp, text) if c.slot.startswith("count:")]
+
+
+def test_a_numbered_one_that_nobody_owns_counts_only_with_a_word_of_change(nlp):
+    """"Baby number three arrived" may be a friend's: as "a third baby arrived", the count waits
+    for a word that says it changed."""
+    assert [(c.slot, c.value, c.needs_cue) for c in _claims(nlp, "Baby number three arrived last night!")] == \
+        [("count:have:child", "3", True)]
 
 
 def test_another_cat_retires_the_count_and_the_next_count_retires_it(mem, user):

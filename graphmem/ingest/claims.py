@@ -804,9 +804,11 @@ def _of_thing(noun: "Token", lemma: str, objects: list, preps: list, negated: bo
     owner = _owner(noun, speaker, addressee, by_token)
     if owner is None:
         return
-    ordinal = _ordinal(noun)
+    ordinal, counted = _ordinal(noun), noun
+    if ordinal is None and (numbered := _numbered(noun)) is not None:
+        counted, ordinal = numbered  # "baby number three arrived": as "our third baby arrived"
     if ordinal is not None and lemma in ARRIVING and not negated and _past(noun.head):
-        yield owner, f"count:have:{_counted(noun)}", (), ordinal, True  # "our third baby arrived": three children
+        yield owner, f"count:have:{_counted(counted)}", (), ordinal, True  # "our third baby arrived": three children
         return
     owned = any(c.dep_ == "poss" for c in noun.children)
     dose = _dose_of_state(noun.head) if lemma == "be" or lemma in CHANGING else None
@@ -1366,6 +1368,21 @@ def _duration(token: "Token") -> bool:
 def _speakers(token: "Token") -> bool:
     """A thing the speaker calls their own ("my new invention")."""
     return any(c.dep_ == "poss" and c.lower_ in SPEAKING for c in token.children)
+
+
+# What "number N" counts as one has N of them: the young of a family; else it names one ("order
+# number 12", "room number 4").
+NUMBERED = {"baby", "kid", "child", "son", "daughter", "grandchild", "grandbaby", "grandkid", "puppy", "kitten",
+            "dog", "cat", "pup"}
+
+
+def _numbered(noun: "Token") -> tuple["Token", str] | None:
+    """What "number N" counts and N, for one of NUMBERED: "baby number three" -> (baby, 3)."""
+    if noun.lower_ not in ("number", "no", "#"):
+        return None
+    what = next((c for c in noun.children if c.dep_ == "compound" and c.lemma_.lower() in NUMBERED), None)
+    n = next((_number(c.lower_) for c in noun.children if c.dep_ == "nummod"), None)
+    return (what, n) if what is not None and n is not None and n.isdigit() and int(n) > 1 else None
 
 
 def _counted(token: "Token") -> str:
