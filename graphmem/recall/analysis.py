@@ -56,18 +56,20 @@ ACROSS_THE_CONVERSATION = re.compile(
 # said in the conversation, so these words match none better than another; as search words
 # they match whichever memory happens to say "order" or "summary". Recall searches with the
 # question without them (`without_frame`); everything else reads the question as asked.
+# What a request asks the listener to do, and "a summary of" after it: the frame "can you" opens,
+# and the same asked without it.
+_ASKED_TO = r"list|walk\s+me\s+through|remind\s+me(?:\s+(?:of|about))?|summari[sz]e|give\s+me|describe"
+_SUMMARY_OF = r"(?:(?:a|an|the)\s+(?:\w+\s+)?(?:summary|overview|recap|rundown)\s+of\s+)?"
 FRAME = (
-    re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:list|walk\s+me\s+through|tell\s+me|"
-               r"remind\s+me(?:\s+(?:of|about))?|summari[sz]e|give\s+me|provide|describe)\s+"
-               r"(?:(?:a|an|the)\s+(?:\w+\s+)?(?:summary|overview|recap|rundown)\s+of\s+)?", re.IGNORECASE),
+    re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:" + _ASKED_TO + r"|tell\s+me|provide)\s+"
+               + _SUMMARY_OF, re.IGNORECASE),
     re.compile(r"(?:^|(?<=[.?!]))\s*(?:mention|list|name|give|include)\s+(?:only\s+(?:and\s+only\s+)?)?\w+\s+"
                r"(?:items?|things?|points?)\b[^.?!]*[.?!]?", re.IGNORECASE),
     ACROSS_THE_CONVERSATION,
     # the same asked without "can you", as agents and people in a hurry ask: "Summarize my house
     # buying situation.", "Tell me about my family.", "List everything I've told you about my car."
-    re.compile(r"^\s*(?:please\s+)?(?:list|walk\s+me\s+through|tell\s+me(?:\s+about)?|remind\s+me(?:\s+(?:of|about))?|"
-               r"summari[sz]e|give\s+me|describe)\s+(?:(?:a|an|the)\s+(?:\w+\s+)?(?:summary|overview|recap|rundown)\s+"
-               r"of\s+)?(?:(?:what|everything|all)\s+(?:you\s+know|I(?:'ve|’ve|\s+have)?\s+(?:told|said\s+to|"
+    re.compile(r"^\s*(?:please\s+)?(?:" + _ASKED_TO + r"|tell\s+me(?:\s+about)?)\s+" + _SUMMARY_OF
+               + r"(?:(?:what|everything|all)\s+(?:you\s+know|I(?:'ve|’ve|\s+have)?\s+(?:told|said\s+to|"
                r"mentioned\s+to)\s+you)\s+(?:about|of)\s+)?", re.IGNORECASE),
 )
 

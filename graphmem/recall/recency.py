@@ -1021,10 +1021,9 @@ def told_apart(store: Store, user: str, said: Mapping[str, Said], asked: np.ndar
         this = said[row["uid"]]
         for _, text, vector in sorted(row["sentences"] or [], key=lambda s: s[0]):
             text = text.removeprefix(f"{this.speaker}: ")  # a sentence reads "speaker: ..."
-            sentence = replace(this, text=text)
-            v = unit(vector) if vector is not None else None
-            if v is None or change_told(sentence, moved_on=True) is None:
+            if vector is None or change_told(replace(this, text=text), moved_on=True) is None:
                 continue
+            v = unit(vector)
             if float(v @ asked) >= QUESTION_NEAR:
                 out[row["uid"]] = replace(this, change_vector=v)
                 break

@@ -213,18 +213,19 @@ KINFOLK = re.compile(r"\b(?:famil(?:y|ies)|relatives|folks|siblings|household|ki
 # pasta.", "Explain what an index fund is.", "Please help me write an email."
 # Not a verb a chat that drops its "I" opens a fact with as well ("Make 80k now", "Find it hard to
 # sleep", "Plan to move in May").
-REQUESTING = re.compile(r"^\W*(?:(?:please|pls|so|ok|okay|hey|now|also|and|then)\W+)*(?:give|help|explain|tell|show|write|"
-                        r"draft|recommend|suggest|list|summari[sz]e|describe|compare|translate|create|generate|"
-                        r"convert|walk|teach|remind|review|rewrite|outline|brainstorm)\b", re.IGNORECASE)
+OPENS_A_REQUEST = re.compile(r"^\W*(?:(?:please|pls|so|ok|okay|hey|now|also|and|then)\W+)*"
+                             r"(?:give|help|explain|tell|show|write|draft|recommend|suggest|list|summari[sz]e|"
+                             r"describe|compare|translate|create|generate|convert|walk|teach|remind|review|"
+                             r"rewrite|outline|brainstorm)\b", re.IGNORECASE)
 
 
 def only_asks(text: str) -> bool:
-    """Whether what a message tells is only requests (REQUESTING): nothing of its speaker,
+    """Whether what a message tells is only requests (OPENS_A_REQUEST): nothing of its speaker,
     though it says "me". One that `told` leaves nothing of is not read so: a question that ends
     a line of news without a stop ("Work asked if I could do Thursdays too so it's four days now
     any tips for batch cooking?") leaves nothing too."""
     said = SENTENCES.findall(told_prose(text))
-    return bool(said) and all(REQUESTING.search(s) for s in said)
+    return bool(said) and all(OPENS_A_REQUEST.search(s) for s in said)
 
 
 def asks_of_the_asker(question: str) -> bool:
