@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import numpy as np
+import pytest
 
 from graphmem import Memory
 from graphmem.recall.analysis import analyse, as_question
@@ -328,6 +329,18 @@ def test_a_clause_joined_to_the_one_before_still_asks():
         "I saw my grocery budget went up to $550"
     assert told("We switched to Hetzner, and can you help me point the DNS there?") == "We switched to Hetzner"
     assert told("Should we move to Hetzner?") == ""
+
+
+@pytest.mark.parametrize("text, news", [
+    ("I finished the trilogy in 12 days, what's a good next series?", "I finished the trilogy in 12 days"),
+    ("I've verified my drawings, but I'm wondering if there's anything else I should do?", "I've verified my drawings"),
+    ("I completed my first draft on April 1, got any advice?", "I completed my first draft on April 1"),
+    ("You're moving?", ""),
+])
+def test_a_question_that_opens_with_a_contraction_a_wondering_or_no_question_word_still_asks(text, news):
+    """A clause that asks need not open with a question word: "what's", "but I'm wondering if",
+    and a last clause that asks of itself ("got any advice?") leave what was told before them."""
+    assert told(text) == news
 
 
 def test_a_line_break_ends_what_a_message_tells_before_its_question():
@@ -739,6 +752,22 @@ def test_a_change_told_only_of_someone_else_is_no_version_of_the_askers_or_anoth
             ("Mia plays violin in the school orchestra, and Leo takes piano lessons.",
              "Leo quit piano. He wants to take up drums instead.", "What instrument does Mia play?")],
         versions=False)
+
+
+def test_a_change_of_someone_elses_is_no_version_of_a_fact_told_without_i(mem, user):
+    """A chat drops its "I" ("first house! a terrace in Sheffield"): a friend's move, told as
+    theirs ("my friend Kate just moved ..."), is no version of it; one told of "he" is, when the
+    fact was told of no one ("The weekly marketing meeting is run by Carla")."""
+    _assert_versions(mem, user, [
+            ("first house! a terrace in Sheffield with a tiny garden. what can I grow in a north facing plot?",
+             "my friend Kate just moved into a new build in Leeds, what's a good housewarming plant?",
+             "which city is my house in?")],
+        versions=False)
+    _assert_versions(mem, user, [
+            ("The weekly marketing meeting is run by Carla.",
+             "Carla handed the marketing meeting off to Jorge, he's running it from now on.",
+             "Who leads our marketing meeting?")],
+        versions=True)
 
 
 def test_a_change_told_of_he_or_she_unnamed_is_one_of_the_person_the_question_names(mem, user):

@@ -149,6 +149,8 @@ def test_a_question_about_the_askers_family_as_one_is_not_about_the_asker():
     "Explain what an index fund is.",
     "Please help me write a polite email declining a meeting.",
     "Can you recommend a podcast? Also tell me a joke.",
+    "How do I convert Celsius to Fahrenheit?",  # a question and nothing more
+    "What's a good stretch for lower back pain?",
 ])
 def test_a_message_that_only_asks_tells_nothing_of_its_speaker(text):
     assert only_asks(text)
@@ -163,6 +165,10 @@ def test_a_message_that_only_asks_tells_nothing_of_its_speaker(text):
     "Find it hard to sleep before a night shift.",
     # `told` leaves nothing of a line of news that runs into its question without a stop
     "Work asked if I could do Thursdays too so it's four days now any tips for batch cooking for the week?",
+    # a question that goes on to tell something
+    "What's the best way to plan a movie marathon, considering Amy arrives at 2 PM?",
+    "How can I save money on rentals like I did with Paddington 2?",
+    "What's the best way to adjust my schedule now that the sessions got extended to July 16?",
 ])
 def test_a_message_that_tells_something_does_not_only_ask(text):
     assert not only_asks(text)
@@ -178,3 +184,26 @@ def test_a_request_of_the_asker_is_not_put_above_someone_elses_fact(mem, user):
     ranked = [(sister, 1.0), (ask, 0.9), (own, 0.8)]
     assert [uid for uid, _ in mine_first(ranked, said, "What's my job?")] == [own, sister, ask]
     assert mine_first(ranked[:2], said, "What's my job?") == ranked[:2]
+
+
+@pytest.mark.parametrize("fact, question", [
+    ("I'm a night owl, I do my best work after 10pm.", "What do you know about me?"),
+    ("My daughter is 14 and wants to join the swim team.", "What do you know about my daughter?"),
+])
+def test_a_question_to_the_agent_is_not_put_above_a_fact_of_the_asker_or_theirs(mem, user, fact, question):
+    """"How do I convert Celsius to Fahrenheit?" says "I" and tells nothing: a question about the
+    asker, or anyone of theirs, is answered by the speaker's next memory that tells something."""
+    ask = mem.add("How do I convert Celsius to Fahrenheit?", user=user, at=JANUARY).memory_ids[0]
+    told = mem.add(fact, user=user, at=JUNE).memory_ids[0]
+    said = restated(mem.store, user, [ask, told])
+    ranked = [(ask, 1.0), (told, 0.9)]
+    assert [uid for uid, _ in mine_first(ranked, said, question)] == [told, ask]
+
+
+def test_a_question_about_what_was_asked_or_without_the_asker_keeps_the_order(mem, user):
+    ask = mem.add("How do I convert Celsius to Fahrenheit?", user=user, at=JANUARY).memory_ids[0]
+    told = mem.add("My daughter is 14 and wants to join the swim team.", user=user, at=JUNE).memory_ids[0]
+    said = restated(mem.store, user, [ask, told])
+    ranked = [(ask, 1.0), (told, 0.9)]
+    assert mine_first(ranked, said, "What did I ask you about temperatures?") == ranked
+    assert mine_first(ranked, said, "How is Fahrenheit converted?") == ranked

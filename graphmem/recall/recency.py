@@ -54,7 +54,7 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
-from .telling import (asks_of_the_asker, of_someone_else, only_of_others, opens_with_a_person_of, people_named,
+from .telling import (asks_of_the_asker, of_someone_else, of_the_speaker, only_of_others, opens_with_a_person_of, people_named,
                       people_owned, says_i, told, told_prose, without_possessive, SENTENCES)
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
@@ -854,7 +854,9 @@ def _of_another(earlier: Said, later: Said, question: str) -> bool:
         return True
     if not (of_someone_else(later.text) or only_of_others(later.text)) or only_of_others(earlier.text):
         return False
-    if asks_of_the_asker(question) and says_i(earlier.text) or _another_of_theirs(earlier, later, question):
+    # one who drops their "I" ("first house! a terrace in Sheffield") against one who says whose it is
+    mine = says_i(earlier.text) or of_someone_else(later.text) and of_the_speaker(earlier.text)
+    if asks_of_the_asker(question) and mine or _another_of_theirs(earlier, later, question):
         return True
     if only_of_others(later.text) and not _says_a_capital(told_prose(later.text)):
         return False

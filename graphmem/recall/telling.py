@@ -26,23 +26,36 @@ JOINING = {"so", "and", "but", "or", "then", "also"}
 @lru_cache(maxsize=64)
 def told(text: str) -> str:
     """A text without what it asks: a sentence that ends in "?" keeps only the clauses before
-    the first one that opens with a question word, and none when no clause does ("We switched
-    to Hetzner, how do I point the DNS there?" tells the switch; "Should we move to Hetzner?"
-    tells nothing)."""
+    the first one that asks (`_asks`: "We switched to Hetzner, how do I point the DNS there?"
+    tells the switch; "Should we move to Hetzner?" tells nothing), or, when none does, all but
+    its last ("I finished the trilogy in 12 days, got any ideas for next?" tells what was
+    finished; "You're moving?" tells nothing)."""
     out = []
     for sentence in SENTENCES.findall(text):
         if sentence.rstrip().endswith("?"):
             clauses = CLAUSES.split(sentence.strip())
-            first = next((i for i, c in enumerate(clauses) if _opening(c) in ASKING), 0)
+            first = next((i for i, c in enumerate(clauses) if _asks(c)), len(clauses) - 1)
             sentence = ", ".join(clauses[:first])
         out.append(sentence.strip())
     return " ".join(out)
 
 
-def _opening(clause: str) -> str:
-    """A clause's first word after any that only join it to the one before (JOINING)."""
+# A clause that asks without opening with a question word: "but I'm wondering how to ...", "I'm not
+# sure what to do next".
+WONDERS = re.compile(r"^(?:i\s*(?:['’]?m|am|was)\s+(?:wondering|not\s+sure|curious|unsure)|i\s+wonder)\b",
+                     re.IGNORECASE)
+# A question word's contraction asks as the word does: "what's", "how'd", "where're".
+CONTRACTED = re.compile(r"['’](?:s|d|re|ll|ve)$")
+
+
+def _asks(clause: str) -> bool:
+    """Whether a clause asks: after any words that only join it to the one before (JOINING), it
+    opens with a question word (ASKING), or says it wonders (WONDERS)."""
     said = clause.lower().split()
-    return next((w for w in said if w not in JOINING), "")
+    at = next((i for i, w in enumerate(said) if w not in JOINING), len(said))
+    if at == len(said):
+        return False
+    return CONTRACTED.sub("", said[at]) in ASKING or WONDERS.match(" ".join(said[at:])) is not None
 
 
 # The people a speaker speaks of as theirs: kin, and the people of their days.
@@ -220,12 +233,38 @@ OPENS_A_REQUEST = re.compile(r"^\W*(?:(?:please|pls|so|ok|okay|hey|now|also|and|
 
 
 def only_asks(text: str) -> bool:
-    """Whether what a message tells is only requests (OPENS_A_REQUEST): nothing of its speaker,
-    though it says "me". One that `told` leaves nothing of is not read so: a question that ends
-    a line of news without a stop ("Work asked if I could do Thursdays too so it's four days now
-    any tips for batch cooking?") leaves nothing too."""
-    said = SENTENCES.findall(told_prose(text))
-    return bool(said) and all(OPENS_A_REQUEST.search(s) for s in said)
+    """Whether a message only asks: each of its sentences a request (OPENS_A_REQUEST) or a
+    question that asks from its first clause ("How do I convert Celsius to Fahrenheit?", "Can you
+    recommend a podcast?"), in one clause that owns nothing (`_only_asking`): nothing of its
+    speaker, though it says "I" or "me". Not a question that opens with news and runs into its
+    asking without a stop ("Work asked if I could do Thursdays too so it's four days now any
+    tips for batch cooking?"), though `told` leaves nothing of it either."""
+    said = SENTENCES.findall(prose(text))
+    return bool(said) and all(_only_asking(s) for s in said)
+
+
+# What a question or request goes on to tell without a comma: "How can I save on rentals like I
+# did with Paddington?", "What's the best way to adjust now that the sessions got extended?"
+TELLING_ON = re.compile(r"\b(?:considering|given|since|because|now that|after|like (?:i|we)|where (?:i|we)|as (?:i|we))\b",
+                        re.IGNORECASE)
+
+
+def _only_asking(sentence: str) -> bool:
+    """Whether a sentence asks and tells nothing: a request (OPENS_A_REQUEST) or a question that
+    asks from its start (`_asks`), in one clause, that owns nothing ("help me write a complaint to
+    my internet provider" and "How do I feed my sourdough starter?" tell what the speaker has)
+    and goes on to tell nothing (TELLING_ON: "What's the best way to plan a marathon, considering
+    Amy arrives at 2 PM?")."""
+    sentence = sentence.strip()
+    if not (OPENS_A_REQUEST.search(sentence) or sentence.endswith("?") and _asks(sentence)):
+        return False
+    owns = any(m.group(1).lower() in OWNING | {"mine", "ours"} for m in FIRST_PERSON.finditer(sentence))
+    return len(CLAUSES.split(sentence)) == 1 and not owns and not TELLING_ON.search(sentence)
+
+
+def in_first_person(question: str) -> bool:
+    """Whether a question says the asker's first person ("What do you know about my kids?")."""
+    return FIRST_PERSON.search(question) is not None
 
 
 def asks_of_the_asker(question: str) -> bool:

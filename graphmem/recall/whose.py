@@ -18,7 +18,10 @@ speaker's own, said by the same speaker, put right above it (not one that only a
 recipe for a quick pasta." says "me" and tells nothing of them), however near the two are: whose
 fact it is decides a question about the asker before what it is near ("What's my dog's name?":
 "I have a rescue pit mix named Koa" above "watching my neighbor's dog mochi this week", 0.32
-apart). Nothing else moves but by the one place the moved memory left.
+apart). Nor is a question about the asker, or anyone of theirs ("What do you know about my
+daughter?"), answered by a message that only asks (telling.only_asks: "How do I convert Celsius
+to Fahrenheit?" says "I" and tells nothing): the same speaker's nearest memory that tells
+something goes right above it. Nothing else moves but by the one place the moved memory left.
 This runs before the versions are read (recency.newest_first), so that they are the asker's own
 fact's: the other way round, a coworker's change ranked first had its versions read instead."""
 
@@ -28,7 +31,7 @@ from typing import Mapping
 
 from .recency import Said
 from .replies import asks_about_own_words
-from .telling import asks_of_the_asker, of_someone_else, of_the_speaker, only_asks, only_of_others
+from .telling import asks_of_the_asker, in_first_person, of_someone_else, of_the_speaker, only_asks, only_of_others
 from .tuning import VERSION_WINDOW
 
 
@@ -36,19 +39,25 @@ def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], questi
                window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
     """`ranked` with, for a question about the asker, each memory of someone else among the
     first `window` preceded by the nearest following memory of the speaker's own (same speaker);
-    not for a question on what the asker said (`replies.asks_about_own_words`)."""
-    if len(ranked) < 2 or not asks_of_the_asker(question) or asks_about_own_words(question):
+    and for one about the asker or anyone of theirs, each memory that only asks preceded by the
+    same speaker's nearest that tells something; not for a question on what the asker said
+    (`replies.asks_about_own_words`)."""
+    if len(ranked) < 2 or asks_about_own_words(question):
         return ranked  # "What did I say about the wedding?" asks for the asker's words, of whomever
+    of_the_asker = asks_of_the_asker(question)
+    if not (of_the_asker or in_first_person(question)):
+        return ranked
     out = list(ranked)
     i = 0
     while i < min(window, len(out)):
         this = said.get(out[i][0])
-        if this is None or not (of_someone_else(this.text) or only_of_others(this.text)):
+        if this is None or not (only_asks(this.text) or of_the_asker
+                                and (of_someone_else(this.text) or only_of_others(this.text))):
             i += 1
             continue
         mine = next((j for j in range(i + 1, min(window, len(out)))
                      if (other := said.get(out[j][0])) is not None and other.speaker == this.speaker
-                     and of_the_speaker(other.text) and not only_asks(other.text)), None)
+                     and not only_asks(other.text) and (of_the_speaker(other.text) or not of_the_asker)), None)
         if mine is None:
             i += 1
             continue
