@@ -207,3 +207,37 @@ def test_a_question_about_what_was_asked_or_without_the_asker_keeps_the_order(me
     ranked = [(ask, 1.0), (told, 0.9)]
     assert mine_first(ranked, said, "What did I ask you about temperatures?") == ranked
     assert mine_first(ranked, said, "How is Fahrenheit converted?") == ranked
+
+
+def test_a_message_that_only_asks_goes_below_each_that_tells_and_a_request_keeps_others_facts(mem, user):
+    """Each of the speaker's memories that tells something goes above one that only asks, not
+    only the nearest; a request to tell all ("Tell me about my children.", `others=False`) keeps
+    what the asker told of someone else where it was."""
+    ask = mem.add("Give me a recipe for a quick weeknight pasta.", user=user, at=JANUARY).memory_ids[0]
+    son = mem.add("My son Leo is 7 and loves dinosaurs.", user=user, at=JUNE).memory_ids[0]
+    allergy = mem.add("Leo has a peanut allergy, we carry an EpiPen.", user=user, at=JUNE).memory_ids[0]
+    said = restated(mem.store, user, [ask, son, allergy])
+    ranked = [(ask, 1.0), (son, 0.9), (allergy, 0.8)]
+    assert [uid for uid, _ in mine_first(ranked, said, "Tell me about my children.", others=False)] == \
+        [son, allergy, ask]
+    mine = mem.add("I'm a product manager at a fintech startup.", user=user, at=JUNE).memory_ids[0]
+    said = restated(mem.store, user, [son, mine])
+    assert mine_first([(son, 1.0), (mine, 0.9)], said, "Tell me about my job.", others=False) == \
+        [(son, 1.0), (mine, 0.9)]
+    assert [uid for uid, _ in mine_first([(son, 1.0), (mine, 0.9)], said, "What's my job?")] == [mine, son]
+
+
+@pytest.mark.parametrize("question", ["Tell me about my children.", "Can you list my kids' activities?"])
+def test_a_request_about_the_askers_people_is_not_answered_by_a_request(mem, user, question):
+    """Through recall: what was told of the asker's children comes above what was only asked of
+    the agent, whether the question reads versions or, a request ("Can you list ...?"), none."""
+    start = datetime(2025, 1, 10, tzinfo=timezone.utc)
+    told = [("My son Leo is 7 and loves dinosaurs.", "How do I convert Celsius to Fahrenheit?"),
+            ("My daughter Ava just started kindergarten.", "Give me a recipe for a quick weeknight pasta."),
+            ("Leo has a peanut allergy, we carry an EpiPen.", "Explain what an index fund is.")]
+    for day, (fact, ask) in enumerate(told):
+        mem.add([("user", fact), ("assistant", "Thanks for sharing, I'll keep that in mind."), ("user", ask),
+                 ("assistant", "Sure, here you go.")], user=user, conversation=f"c{day}",
+                at=start.replace(day=10 + day))
+    got = [m.text for m in mem.recall(question, user=user, k=3).memories]
+    assert sorted(got) == sorted(fact for fact, _ in told)

@@ -54,8 +54,8 @@ from ..store import Store
 from ..vectors import unit
 from .analysis import about_the_conversation
 from .channels import first_where
-from .telling import (asks_of_the_asker, of_someone_else, of_the_speaker, only_of_others, opens_with_a_person_of, people_named,
-                      people_owned, says_i, told, told_prose, without_possessive, SENTENCES)
+from .telling import (asks_of_the_asker, of_someone_else, of_the_speaker, only_of_others, opens_with_a_person_of,
+                      people_named, people_owned, says_i, told, told_prose, without_possessive, SENTENCES)
 from .tuning import (CHANGE_COSINE, MARKED_BELOW, QUESTION_NEAR, RENAMED_COSINE, VERSION_COSINE, VERSION_HEAD,
                      VERSION_QUESTION_WORDS,
                      VERSION_WINDOW)

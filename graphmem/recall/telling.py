@@ -245,7 +245,7 @@ def only_asks(text: str) -> bool:
 
 # What a question or request goes on to tell without a comma: "How can I save on rentals like I
 # did with Paddington?", "What's the best way to adjust now that the sessions got extended?"
-TELLING_ON = re.compile(r"\b(?:considering|given|since|because|now that|after|like (?:i|we)|where (?:i|we)|as (?:i|we))\b",
+TELLING_ON = re.compile(r"\b(?:considering|given|since|because|now that|after|(?:like|where|as) (?:i|we))\b",
                         re.IGNORECASE)
 
 

@@ -21,6 +21,7 @@ from .ranker import PEOPLE
 from .recency import (EVER, Said, asks_a_fact, came_after, ever_named, later_wanted, newest_first, pinned_first,
                       restated, settled_first, versions_asked, words as words_of)
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
+from .telling import in_first_person
 from .whose import mine_first
 
 # Words that ask about an earlier state of things; anything else reads the present.
@@ -85,8 +86,10 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     still holds for a question whose `words` (its lemmas) ask only about the rest. The
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, for a question about the asker their own fact goes above one told of someone
-    close to them (whose.mine_first), a first memory that only weighs a change or holds for a
-    while goes below the fact it is about (recency.settled_first); then, after the links' order
+    close to them, and for any in the first person what tells something above what only asks
+    (whose.mine_first, for a request that reads no versions too), a first memory that only
+    weighs a change or holds for a while goes below the fact it is about
+    (recency.settled_first); then, after the links' order
     (`_by_links`), versions no link records are read too (recency.newest_first, as the `kind` of
     conversation wants: tuning.VERSIONS_FIRST_FOUND, the `thing` it asks about, and the question's
     embedding, `asked_vector`; of a memory whose links say nothing newer of what is asked as well,
@@ -97,18 +100,22 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     head = [uid for uid, _ in ranked[:depth]]
     # the versions no link records are read beside the links: the links only narrow them down
     read = [uid for uid, _ in ranked[:VERSION_WINDOW + MARKED_BELOW]]
-    said = beside(store).submit(restated, store, user, read) \
-        if question is not None and versions_asked(question, ranked) else None
+    versions = question is not None and bool(versions_asked(question, ranked))
+    # a request about the asker or theirs ("Tell me about my children.") has no versions to read,
+    # but a message that only asks is no answer to it either (whose.mine_first)
+    told_asked = question is not None and not versions and in_first_person(question)
+    said = beside(store).submit(restated, store, user, read) if versions or told_asked else None
     known = validity(store, user, head)
     # each memory's newer versions for this question, read once: for the links' own order, then
     # for the reading of versions no link records
     newer_of = {uid: _newer_by_links(held, as_of, words) for uid, held in known.items()
                 if later_wanted(reading, as_of, held.at)}
     if question is not None and said is not None:
-        ranked = mine_first(ranked, said.result(), question)
+        ranked = mine_first(ranked, said.result(), question, others=versions)
+    if question is not None and said is not None and versions:
         ranked = settled_first(ranked, said.result(), question, reading)
     out = _by_links(ranked, known, newer_of) if known else list(ranked)
-    if question is not None and said is not None:
+    if question is not None and said is not None and versions:
         # read after the links' order: a version no claim read may follow the one a link made current
         out = newest_first(store, user, out, question, reading, _left_to_links(known, newer_of),
                            said=said.result(), first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,

@@ -20,8 +20,10 @@ fact it is decides a question about the asker before what it is near ("What's my
 "I have a rescue pit mix named Koa" above "watching my neighbor's dog mochi this week", 0.32
 apart). Nor is a question about the asker, or anyone of theirs ("What do you know about my
 daughter?"), answered by a message that only asks (telling.only_asks: "How do I convert Celsius
-to Fahrenheit?" says "I" and tells nothing): the same speaker's nearest memory that tells
-something goes right above it. Nothing else moves but by the one place the moved memory left.
+to Fahrenheit?" says "I" and tells nothing): each of the same speaker's memories among the first
+VERSION_WINDOW that tells something goes above it, a request to tell all ("Tell me about my
+children.", "Can you list ...?") included, though it reads no versions. Nothing else moves but by
+the one place a moved memory left.
 This runs before the versions are read (recency.newest_first), so that they are the asker's own
 fact's: the other way round, a coworker's change ranked first had its versions read instead."""
 
@@ -36,15 +38,16 @@ from .tuning import VERSION_WINDOW
 
 
 def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], question: str,
-               window: int = VERSION_WINDOW) -> list[tuple[str, float]]:
+               window: int = VERSION_WINDOW, others: bool = True) -> list[tuple[str, float]]:
     """`ranked` with, for a question about the asker, each memory of someone else among the
-    first `window` preceded by the nearest following memory of the speaker's own (same speaker);
-    and for one about the asker or anyone of theirs, each memory that only asks preceded by the
-    same speaker's nearest that tells something; not for a question on what the asker said
-    (`replies.asks_about_own_words`)."""
+    first `window` preceded by the nearest following memory of the speaker's own (same speaker;
+    only with `others`: a request to tell all about the asker wants what they told of others
+    too); and for one about the asker or anyone of theirs, each memory that only asks preceded
+    by the same speaker's nearest that tells something; not for a question on what the asker
+    said (`replies.asks_about_own_words`)."""
     if len(ranked) < 2 or asks_about_own_words(question):
         return ranked  # "What did I say about the wedding?" asks for the asker's words, of whomever
-    of_the_asker = asks_of_the_asker(question)
+    of_the_asker = others and asks_of_the_asker(question)
     if not (of_the_asker or in_first_person(question)):
         return ranked
     out = list(ranked)
@@ -63,5 +66,6 @@ def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], questi
             continue
         uid, score = out.pop(mine)
         out.insert(i, (uid, max(score, out[i][1])))  # scores stay in order down the list
-        i += 2
+        # a message that only asks goes on down below each of its speaker's that tells something
+        i += 1 if only_asks(this.text) else 2
     return out
