@@ -186,6 +186,14 @@ def test_a_request_of_the_asker_is_not_put_above_someone_elses_fact(mem, user):
     assert mine_first(ranked[:2], said, "What's my job?") == ranked[:2]
 
 
+def _asked_then_told(mem, user, fact: str):
+    """A question to the agent said in January and `fact` in June, ranked in that order, and
+    their texts as recall reads them."""
+    ask = mem.add("How do I convert Celsius to Fahrenheit?", user=user, at=JANUARY).memory_ids[0]
+    told = mem.add(fact, user=user, at=JUNE).memory_ids[0]
+    return [(ask, 1.0), (told, 0.9)], restated(mem.store, user, [ask, told])
+
+
 @pytest.mark.parametrize("fact, question", [
     ("I'm a night owl, I do my best work after 10pm.", "What do you know about me?"),
     ("My daughter is 14 and wants to join the swim team.", "What do you know about my daughter?"),
@@ -193,18 +201,12 @@ def test_a_request_of_the_asker_is_not_put_above_someone_elses_fact(mem, user):
 def test_a_question_to_the_agent_is_not_put_above_a_fact_of_the_asker_or_theirs(mem, user, fact, question):
     """"How do I convert Celsius to Fahrenheit?" says "I" and tells nothing: a question about the
     asker, or anyone of theirs, is answered by the speaker's next memory that tells something."""
-    ask = mem.add("How do I convert Celsius to Fahrenheit?", user=user, at=JANUARY).memory_ids[0]
-    told = mem.add(fact, user=user, at=JUNE).memory_ids[0]
-    said = restated(mem.store, user, [ask, told])
-    ranked = [(ask, 1.0), (told, 0.9)]
-    assert [uid for uid, _ in mine_first(ranked, said, question)] == [told, ask]
+    ranked, said = _asked_then_told(mem, user, fact)
+    assert mine_first(ranked, said, question) == [(ranked[1][0], 1.0), (ranked[0][0], 1.0)]
 
 
 def test_a_question_about_what_was_asked_or_without_the_asker_keeps_the_order(mem, user):
-    ask = mem.add("How do I convert Celsius to Fahrenheit?", user=user, at=JANUARY).memory_ids[0]
-    told = mem.add("My daughter is 14 and wants to join the swim team.", user=user, at=JUNE).memory_ids[0]
-    said = restated(mem.store, user, [ask, told])
-    ranked = [(ask, 1.0), (told, 0.9)]
+    ranked, said = _asked_then_told(mem, user, "My daughter is 14 and wants to join the swim team.")
     assert mine_first(ranked, said, "What did I ask you about temperatures?") == ranked
     assert mine_first(ranked, said, "How is Fahrenheit converted?") == ranked
 
