@@ -93,7 +93,8 @@ def recall(store: Store, models: Models, query: str, *, user: str, k: int = 10, 
         analysis.notes.append(f"asks how things stood {analysis.time_text}: the versions said by its end read as now")
     best, versions = reorder(store, user, order(candidates, ranker), reading(asked), question=asked,
                               words=analysis.words, kind=candidates.kind, thing=analysis.thing, as_of=asked_then,
-                              asked_vector=np.asarray(analysis.vector, dtype=np.float32))
+                              asked_vector=np.asarray(analysis.vector, dtype=np.float32),
+                              speakers=candidates.speakers, texts=candidates.texts)
     if exchange:
         best, placed = with_replies(best, candidates.replies)
         rankings = {**rankings, "reply": placed}
@@ -270,6 +271,8 @@ def gather(store: Store, user: str, a: Analysis, rankings: dict[str, list[str]],
     candidates.abstracts = holding.result() if holding is not None else []
     candidates.replies = agent_replies(rows)
     candidates.speakers = speakers
+    texts = {r["uid"]: r["text"] for r in rows} | {n[0]: n[2] for r in rows for n in r["neighbours"]}
+    candidates.texts = {uid: texts[uid] or "" for uid in pool if uid in texts}
     return candidates
 
 

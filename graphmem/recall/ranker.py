@@ -97,6 +97,7 @@ class Candidates:
     abstracts: list[dict] = field(default_factory=list)  # for a broad question, those holding several of the top
     replies: dict[str, str] = field(default_factory=dict)  # a user's turn -> the agent's reply (recall/replies.py)
     speakers: dict[str, str | None] = field(default_factory=dict)  # who said each candidate (recall/replies.py)
+    texts: dict[str, str] = field(default_factory=dict)  # what each candidate says (recall/whose.py)
     kind: str = PEOPLE  # of the conversation they come from (conversation_kind): which weights rank them
 
 

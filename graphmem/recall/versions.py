@@ -22,7 +22,7 @@ from .recency import (EVER, Said, asks_a_fact, came_after, ever_named, later_wan
                       restated, settled_first, versions_asked, words as words_of)
 from .tuning import MARKED_BELOW, VERSION_WINDOW, VERSIONS_FIRST_FOUND
 from .telling import in_first_person
-from .whose import mine_first
+from .whose import mine_first, spoken
 
 # Words that ask about an earlier state of things; anything else reads the present.
 PAST = re.compile(r"\b(before|used to|did \w+ use to|previously|previous|formerly|originally|original|at first|in the past|"
@@ -74,8 +74,9 @@ def stood_at(query: str, time_range: tuple[float, float] | None) -> float | None
 def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: str,
             depth: int = READ_DEPTH, question: str | None = None,
             words: Sequence[str] = (), kind: str = PEOPLE, thing: str | None = None,
-            as_of: float | None = None,
-            asked_vector: np.ndarray | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
+            as_of: float | None = None, asked_vector: np.ndarray | None = None,
+            speakers: Mapping[str, str | None] | None = None,
+            texts: Mapping[str, str] | None = None) -> tuple[list[tuple[str, float]], dict[str, Validity]]:
     """The ranked memories with each fact's versions in the order the reading wants: for the
     present, a superseded memory comes right after the current version of its fact (brought in
     when the channels did not find it: it is the answer to what was asked); for the past, a
@@ -87,7 +88,8 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, for a question about the asker their own fact goes above one told of someone
     close to them, and for any in the first person what tells something above what only asks
-    (whose.mine_first, for a request that reads no versions too), a first memory that only
+    (whose.mine_first, for a request that reads no versions too, from who said what among the
+    candidates, `speakers` and `texts`), a first memory that only
     weighs a change or holds for a while goes below the fact it is about
     (recency.settled_first); then, after the links' order
     (`_by_links`), versions no link records are read too (recency.newest_first, as the `kind` of
@@ -101,21 +103,21 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     # the versions no link records are read beside the links: the links only narrow them down
     read = [uid for uid, _ in ranked[:VERSION_WINDOW + MARKED_BELOW]]
     versions = question is not None and bool(versions_asked(question, ranked))
-    # a request about the asker or theirs ("Tell me about my children.") has no versions to read,
-    # but a message that only asks is no answer to it either (whose.mine_first)
-    told_asked = question is not None and not versions and in_first_person(question)
-    said = beside(store).submit(restated, store, user, read) if versions or told_asked else None
+    said = beside(store).submit(restated, store, user, read) if versions else None
     known = validity(store, user, head)
     # each memory's newer versions for this question, read once: for the links' own order, then
     # for the reading of versions no link records
     newer_of = {uid: _newer_by_links(held, as_of, words) for uid, held in known.items()
                 if later_wanted(reading, as_of, held.at)}
     if question is not None and said is not None:
-        ranked = mine_first(ranked, said.result(), question, others=versions)
-    if question is not None and said is not None and versions:
+        ranked = mine_first(ranked, said.result(), question)
         ranked = settled_first(ranked, said.result(), question, reading)
+    elif question is not None and texts is not None and in_first_person(question):
+        # a request about the asker or theirs ("Tell me about my children.") reads no versions,
+        # but a message that only asks is no answer to it either
+        ranked = mine_first(ranked, spoken(speakers or {}, texts, read), question, others=False)
     out = _by_links(ranked, known, newer_of) if known else list(ranked)
-    if question is not None and said is not None and versions:
+    if question is not None and said is not None:
         # read after the links' order: a version no claim read may follow the one a link made current
         out = newest_first(store, user, out, question, reading, _left_to_links(known, newer_of),
                            said=said.result(), first_found=VERSIONS_FIRST_FOUND[kind], thing=thing, as_of=as_of,

@@ -29,15 +29,38 @@ fact's: the other way round, a coworker's change ranked first had its versions r
 
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Mapping, Protocol, Sequence
 
-from .recency import Said
+from ..ingest.markup import plain_typing
 from .replies import asks_about_own_words
 from .telling import asks_of_the_asker, in_first_person, of_someone_else, of_the_speaker, only_asks, only_of_others
 from .tuning import VERSION_WINDOW
 
 
-def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Said], question: str,
+class Told(Protocol):
+    """What whose fact a memory tells is read from: who said it, and what (recency.Said, Spoken)."""
+    @property
+    def speaker(self) -> str | None: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """Who said a candidate and what, as the candidates carry them (no embedding read)."""
+    speaker: str | None
+    text: str
+
+
+def spoken(speakers: Mapping[str, str | None], texts: Mapping[str, str], uids: Sequence[str]) -> dict[str, Spoken]:
+    """Who said each of `uids` and what, of those `texts` holds, typed plainly as
+    recency.restated reads them."""
+    return {uid: Spoken(speakers.get(uid), plain_typing(texts[uid])) for uid in uids if uid in texts}
+
+
+def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Told], question: str,
                window: int = VERSION_WINDOW, others: bool = True) -> list[tuple[str, float]]:
     """`ranked` with, for a question about the asker, each memory of someone else among the
     first `window` preceded by the nearest following memory of the speaker's own (same speaker;
