@@ -88,10 +88,9 @@ def reorder(store: Store, user: str, ranked: list[tuple[str, float]], reading: s
     validity of every memory that has versions comes along (for `Recalled`). With the
     `question`, for a question about the asker their own fact goes above one told of someone
     close to them, and for any in the first person what tells something above what only asks
-    (whose.mine_first, for a request that reads no versions too, from who said what among the
-    candidates, `speakers` and `texts`), a first memory that only
-    weighs a change or holds for a while goes below the fact it is about
-    (recency.settled_first); then, after the links' order
+    (whose.mine_first; for a request that reads no versions too, from who said what among the
+    candidates, `speakers` and `texts`), a first memory that only weighs a change or holds for
+    a while goes below the fact it is about (recency.settled_first); then, after the links' order
     (`_by_links`), versions no link records are read too (recency.newest_first, as the `kind` of
     conversation wants: tuning.VERSIONS_FIRST_FOUND, the `thing` it asks about, and the question's
     embedding, `asked_vector`; of a memory whose links say nothing newer of what is asked as well,

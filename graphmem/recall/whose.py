@@ -65,9 +65,9 @@ def mine_first(ranked: list[tuple[str, float]], said: Mapping[str, Told], questi
     """`ranked` with, for a question about the asker, each memory of someone else among the
     first `window` preceded by the nearest following memory of the speaker's own (same speaker;
     only with `others`: a request to tell all about the asker wants what they told of others
-    too); and for one about the asker or anyone of theirs, each memory that only asks preceded
-    by the same speaker's nearest that tells something; not for a question on what the asker
-    said (`replies.asks_about_own_words`)."""
+    too); and for one about the asker or anyone of theirs, each memory that only asks put below
+    each among the first `window` of the same speaker's that tells something; not for a
+    question on what the asker said (`replies.asks_about_own_words`)."""
     if len(ranked) < 2 or asks_about_own_words(question):
         return ranked  # "What did I say about the wedding?" asks for the asker's words, of whomever
     of_the_asker = others and asks_of_the_asker(question)
