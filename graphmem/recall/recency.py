@@ -1026,6 +1026,8 @@ def told_apart(store: Store, user: str, said: Mapping[str, Said], asked: np.ndar
             if vector is None or change_told(replace(this, text=text), moved_on=True) is None:
                 continue
             v = unit(vector)
+            if v is None:  # a vector of no length is near nothing
+                continue
             if float(v @ asked) >= QUESTION_NEAR:
                 out[row["uid"]] = replace(this, change_vector=v)
                 break
