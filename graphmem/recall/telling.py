@@ -73,6 +73,7 @@ PEOPLE = (KIN - NOT_PEOPLE) | {"neighbor", "neighbors", "neighbour", "neighbours
 FIRST_PERSON = re.compile(r"(?<![.@/])\b(?-i:(?!US\b))(i|me|my|mine|myself|we|us|our|ours|ourselves)\b(?![.@/]\w)",
                           re.IGNORECASE)
 OWNING = {"my", "our"}
+OWNING_ANY = OWNING | {"mine", "ours"}  # "a coworker of mine" owns as "my coworker" does
 WORD = re.compile(r"[a-z][a-z'’-]*")
 # How many words may stand between "my" and the person: "my older sister", "my best friend's".
 OWNED_WITHIN = 3
@@ -232,6 +233,7 @@ OPENS_A_REQUEST = re.compile(r"^\W*(?:(?:please|pls|so|ok|okay|hey|now|also|and|
                              r"rewrite|outline|brainstorm)\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=64)  # whose.mine_first reads each of the first memories again for every one it moves
 def only_asks(text: str) -> bool:
     """Whether a message only asks: each of its sentences a request (OPENS_A_REQUEST) or a
     question that asks from its first clause ("How do I convert Celsius to Fahrenheit?", "Can you
@@ -258,7 +260,7 @@ def _only_asking(sentence: str) -> bool:
     sentence = sentence.strip()
     if not (OPENS_A_REQUEST.search(sentence) or sentence.endswith("?") and _asks(sentence)):
         return False
-    owns = any(m.group(1).lower() in OWNING | {"mine", "ours"} for m in FIRST_PERSON.finditer(sentence))
+    owns = any(m.group(1).lower() in OWNING_ANY for m in FIRST_PERSON.finditer(sentence))
     return len(CLAUSES.split(sentence)) == 1 and not owns and not TELLING_ON.search(sentence)
 
 
